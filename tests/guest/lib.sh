@@ -1,0 +1,82 @@
+# SPDX-License-Identifier: GPL-2.0
+# Helpers for the guest-side test scripts (sourced, runs inside the VM).
+
+SRC=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+OUT=${VIVI_OUT:?VIVI_OUT: the writable results folder}
+TOOLS=${VIVI_BUILD:?VIVI_BUILD: the build folder}/tools
+KO=$SRC/vivi.ko
+GUEST=$SRC/tests/guest
+export PATH="$TOOLS:$PATH"
+
+# Every format except the NV* ones that trip v4l2-compliance 1.22's
+# description check (tool skew, see README).
+NON_NV_FORMATS=YUYV,UYVY,YVYU,VYUY,YU12,YV12,422P,RGB3,BGR3,BX24,XR24,RGBP,RGBR,XR15,GREY,Y16,BA81,GBRG,GRBG,RGGB
+
+pass() { echo "PASS: $1"; }
+fail() { echo "FAIL: $1: $2"; }
+
+# check NAME CMD...: PASS if CMD succeeds, else FAIL with its last lines
+check() {
+	local name=$1 out
+	shift
+	if out=$("$@" 2>&1); then
+		pass "$name"
+	else
+		fail "$name" "$(tail -n 3 <<<"$out" | tr '\n' ' ')"
+	fi
+}
+
+stage_start() { STAGE=$1; STAGE_T0=$(date +%s.%N); echo "== $STAGE"; }
+stage_end() {
+	awk -v s="$STAGE" -v a="$STAGE_T0" -v b="$(date +%s.%N)" \
+		'BEGIN { printf "== %s took %.1f s\n", s, b - a }'
+}
+
+core_modules() {
+	modprobe -a videodev videobuf2-common videobuf2-v4l2 \
+		videobuf2-vmalloc videobuf2-memops
+}
+
+unload_vivi() {
+	if grep -q '^vivi ' /proc/modules; then
+		rmmod vivi
+	fi
+}
+
+# load_vivi PARAMS...: a fresh vivi with these parameters
+load_vivi() {
+	unload_vivi || return 1
+	insmod "$KO" "$@"
+}
+
+# the /dev/videoN of vivi instance $1 (by bus_info)
+vivi_node() {
+	local n
+	for n in /sys/class/video4linux/video*; do
+		[ -e "$n" ] || continue
+		if v4l2-ctl -d "/dev/${n##*/}" -D 2>/dev/null |
+			grep -q "Bus info *: platform:vivi-$1\$"; then
+			echo "/dev/${n##*/}"
+			return 0
+		fi
+	done
+	return 1
+}
+
+# compliance NAME DEV [ARGS...]: v4l2-compliance must report 0 failures and
+# 0 warnings; the full log goes to $OUT/NAME.log
+compliance() {
+	local name=$1 dev=$2 log total
+	shift 2
+	log="$OUT/$(tr -cs 'A-Za-z0-9' '-' <<<"$name" | sed 's/-*$//').log"
+	v4l2-compliance -d "$dev" "$@" >"$log" 2>&1
+	total=$(grep '^Total for ' "$log" | tail -n 1)
+	if [ -z "$total" ]; then
+		fail "$name" "no summary line, see $log"
+	elif grep -q 'Failed: 0, Warnings: 0$' <<<"$total"; then
+		pass "$name (${total#*: })"
+	else
+		fail "$name" "${total#*: }; $(grep -E 'fail:|warn:' "$log" |
+			head -n 3 | tr -s ' \t' ' ')"
+	fi
+}

@@ -1,0 +1,206 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * vivi-edge - negotiation edge cases that v4l2-ctl cannot express.
+ *
+ * Usage: vivi-edge /dev/videoN
+ * Prints one PASS:/FAIL: line per check, exits 1 if any failed.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+#include <linux/videodev2.h>
+
+static int failures;
+
+static void result(int ok, const char *name, const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("%s: edge: %s", ok ? "PASS" : "FAIL", name);
+	if (!ok && fmt) {
+		printf(": ");
+		va_start(ap, fmt);
+		vprintf(fmt, ap);
+		va_end(ap);
+	}
+	printf("\n");
+	failures += !ok;
+}
+
+static int xioctl(int fd, unsigned long req, void *arg)
+{
+	int r;
+
+	do {
+		r = ioctl(fd, req, arg);
+	} while (r < 0 && errno == EINTR);
+	return r < 0 ? -errno : 0;
+}
+
+static int is_offered_size(int fd, __u32 fcc, __u32 w, __u32 h)
+{
+	struct v4l2_frmsizeenum fs = { .pixel_format = fcc };
+
+	for (fs.index = 0; !xioctl(fd, VIDIOC_ENUM_FRAMESIZES, &fs); fs.index++)
+		if (fs.type == V4L2_FRMSIZE_TYPE_DISCRETE &&
+		    fs.discrete.width == w && fs.discrete.height == h)
+			return 1;
+	return 0;
+}
+
+static int try_size(int fd, __u32 fcc, __u32 w, __u32 h, struct v4l2_format *f)
+{
+	memset(f, 0, sizeof(*f));
+	f->type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
+	f->fmt.pix.pixelformat = fcc;
+	f->fmt.pix.width = w;
+	f->fmt.pix.height = h;
+	return xioctl(fd, VIDIOC_TRY_FMT, f);
+}
+
+static void check_try_sizes(int fd)
+{
+	static const __u32 sz[][2] = {
+		{ 0, 0 }, { 1, 1 }, { 65535, 65535 }, { 0, 65535 },
+		{ 65535, 1 }, { 641, 479 }, { 0xffffffff, 0xffffffff },
+	};
+	struct v4l2_format f;
+	char name[64];
+	unsigned int i;
+
+	for (i = 0; i < sizeof(sz) / sizeof(sz[0]); i++) {
+		int r = try_size(fd, V4L2_PIX_FMT_YUYV, sz[i][0], sz[i][1], &f);
+
+		snprintf(name, sizeof(name), "TRY_FMT %ux%u", sz[i][0], sz[i][1]);
+		result(!r && is_offered_size(fd, f.fmt.pix.pixelformat,
+					     f.fmt.pix.width, f.fmt.pix.height) &&
+		       f.fmt.pix.bytesperline >= f.fmt.pix.width * 2 &&
+		       f.fmt.pix.sizeimage >= f.fmt.pix.bytesperline * f.fmt.pix.height,
+		       name, "r=%d got %ux%u bpl %u size %u", r, f.fmt.pix.width,
+		       f.fmt.pix.height, f.fmt.pix.bytesperline,
+		       f.fmt.pix.sizeimage);
+	}
+	/* nearest, not just any */
+	try_size(fd, V4L2_PIX_FMT_YUYV, 1270, 725, &f);
+	result(f.fmt.pix.width == 1280 && f.fmt.pix.height == 720,
+	       "TRY_FMT 1270x725 picks 1280x720", "got %ux%u",
+	       f.fmt.pix.width, f.fmt.pix.height);
+}
+
+static void check_unknown_fourcc(int fd)
+{
+	struct v4l2_fmtdesc d = { .type = V4L2_BUF_TYPE_VIDEO_CAPTURE };
+	struct v4l2_format f;
+	__u32 want = 0;
+	int r;
+
+	/* the default is YUYV when offered, else the first format */
+	for (; !xioctl(fd, VIDIOC_ENUM_FMT, &d); d.index++)
+		if (!d.index || d.pixelformat == V4L2_PIX_FMT_YUYV)
+			want = d.pixelformat;
+	r = try_size(fd, v4l2_fourcc('A', 'B', 'C', 'D'), 640, 480, &f);
+	result(!r && f.fmt.pix.pixelformat == want,
+	       "TRY_FMT unknown fourcc falls back to the default", "r=%d got %.4s",
+	       r, (char *)&f.fmt.pix.pixelformat);
+}
+
+static void check_busy(int fd)
+{
+	struct v4l2_requestbuffers rb = {
+		.count = 2, .type = V4L2_BUF_TYPE_VIDEO_CAPTURE,
+		.memory = V4L2_MEMORY_MMAP,
+	};
+	struct v4l2_format f = { .type = V4L2_BUF_TYPE_VIDEO_CAPTURE };
+	int r;
+
+	xioctl(fd, VIDIOC_G_FMT, &f);
+	r = xioctl(fd, VIDIOC_REQBUFS, &rb);
+	result(!r && rb.count >= 2, "REQBUFS 2", "r=%d count=%u", r, rb.count);
+	r = xioctl(fd, VIDIOC_S_FMT, &f);
+	result(r == -EBUSY, "S_FMT with buffers allocated is EBUSY", "r=%d", r);
+	r = xioctl(fd, VIDIOC_TRY_FMT, &f);
+	result(!r, "TRY_FMT with buffers allocated works", "r=%d", r);
+	rb.count = 0;
+	xioctl(fd, VIDIOC_REQBUFS, &rb);
+	r = xioctl(fd, VIDIOC_S_FMT, &f);
+	result(!r, "S_FMT after freeing buffers works", "r=%d", r);
+}
+
+static int s_parm(int fd, __u32 num, __u32 den, struct v4l2_streamparm *p)
+{
+	memset(p, 0, sizeof(*p));
+	p->type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
+	p->parm.capture.timeperframe.numerator = num;
+	p->parm.capture.timeperframe.denominator = den;
+	return xioctl(fd, VIDIOC_S_PARM, p);
+}
+
+static void check_parm(int fd)
+{
+	static const __u32 iv[][2] = {
+		{ 0, 0 }, { 0, 30 }, { 1, 0 }, { 1, 1000000 }, { 1000, 1 },
+		{ 0xffffffff, 1 }, { 1, 0xffffffff },
+	};
+	struct v4l2_frmivalenum fi;
+	struct v4l2_streamparm p;
+	struct v4l2_format f = { .type = V4L2_BUF_TYPE_VIDEO_CAPTURE };
+	char name[64];
+	unsigned int i;
+
+	xioctl(fd, VIDIOC_G_FMT, &f);
+	for (i = 0; i < sizeof(iv) / sizeof(iv[0]); i++) {
+		int r = s_parm(fd, iv[i][0], iv[i][1], &p), found = 0;
+		struct v4l2_fract *t = &p.parm.capture.timeperframe;
+
+		memset(&fi, 0, sizeof(fi));
+		fi.pixel_format = f.fmt.pix.pixelformat;
+		fi.width = f.fmt.pix.width;
+		fi.height = f.fmt.pix.height;
+		for (; !xioctl(fd, VIDIOC_ENUM_FRAMEINTERVALS, &fi); fi.index++)
+			if (fi.discrete.numerator == t->numerator &&
+			    fi.discrete.denominator == t->denominator)
+				found = 1;
+		snprintf(name, sizeof(name), "S_PARM %u/%u gives an offered interval",
+			 iv[i][0], iv[i][1]);
+		result(!r && found &&
+		       (p.parm.capture.capability & V4L2_CAP_TIMEPERFRAME),
+		       name, "r=%d got %u/%u", r, t->numerator, t->denominator);
+	}
+	s_parm(fd, 1, 1000000, &p);
+	result(p.parm.capture.timeperframe.denominator == 120,
+	       "S_PARM 1/1000000 at 640x480 snaps to 1/120", "got %u/%u",
+	       p.parm.capture.timeperframe.numerator,
+	       p.parm.capture.timeperframe.denominator);
+	s_parm(fd, 1000, 1, &p);
+	result(p.parm.capture.timeperframe.denominator == 5,
+	       "S_PARM 1000/1 snaps to 1/5", "got %u/%u",
+	       p.parm.capture.timeperframe.numerator,
+	       p.parm.capture.timeperframe.denominator);
+	s_parm(fd, 1, 30, &p);
+}
+
+int main(int argc, char **argv)
+{
+	int fd;
+
+	if (argc != 2) {
+		fprintf(stderr, "usage: %s /dev/videoN\n", argv[0]);
+		return 2;
+	}
+	fd = open(argv[1], O_RDWR);
+	if (fd < 0) {
+		perror(argv[1]);
+		return 2;
+	}
+	check_try_sizes(fd);
+	check_unknown_fourcc(fd);
+	check_busy(fd);
+	check_parm(fd);
+	close(fd);
+	return failures ? 1 : 0;
+}
