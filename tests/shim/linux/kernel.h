@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Userspace stand-in for the parts of the kernel's <linux/kernel.h> (and
+ * the minmax, math, align and array_size headers it pulls in) that vivi
+ * uses. Same semantics, minus the kernel's compile-time type checks, which
+ * the kernel build of the same source still performs.
+ */
+#ifndef VIVI_SHIM_LINUX_KERNEL_H
+#define VIVI_SHIM_LINUX_KERNEL_H
+
+#include <linux/types.h>
+
+#define ARRAY_SIZE(a)		(sizeof(a) / sizeof((a)[0]))
+#define DIV_ROUND_UP(n, d)	(((n) + (d) - 1) / (d))
+#define ALIGN(x, a)		(((x) + ((a) - 1)) & ~((__typeof__(x))(a) - 1))
+#define PTR_ALIGN(p, a)	((__typeof__(p))ALIGN((unsigned long)(p), (a)))
+
+#define min(a, b) ({				\
+	__typeof__(a) _min_a = (a);		\
+	__typeof__(b) _min_b = (b);		\
+	_min_a < _min_b ? _min_a : _min_b; })
+#define max(a, b) ({				\
+	__typeof__(a) _max_a = (a);		\
+	__typeof__(b) _max_b = (b);		\
+	_max_a > _max_b ? _max_a : _max_b; })
+#define min_t(t, a, b)		min((t)(a), (t)(b))
+#define max_t(t, a, b)		max((t)(a), (t)(b))
+#define clamp(v, lo, hi)	min(max(v, lo), hi)
+#define clamp_t(t, v, lo, hi)	min_t(t, max_t(t, v, lo), hi)
+
+#endif
