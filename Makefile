@@ -6,6 +6,7 @@
 #   make              build vivi.ko against KDIR
 #   make run          build, boot a VM, capture from vivi into out/
 #   make check        the whole test suite (installs what it needs)
+#   make check-full   the suite plus the long compliance matrix
 #   sudo make load    load on this machine (V4L2 core modules first)
 
 # The running kernel's headers if present, else the newest installed ones
@@ -39,6 +40,11 @@ run: deps
 
 check: deps
 	tests/check.sh
+
+# check plus v4l2-compliance -s -f over every format, size and rate (hours
+# under TCG)
+check-full: deps
+	tests/check.sh full
 
 unit:
 	$(MAKE) -C tests/unit

@@ -18,7 +18,6 @@
 #define VIVI_DEF_WIDTH		640
 #define VIVI_DEF_HEIGHT		480
 #define VIVI_DEF_FPS		30
-#define VIVI_READBUFFERS	2
 
 /*
  * v4l2_format_info() of older kernels lacks a few of our formats; these
@@ -340,7 +339,7 @@ static int vivi_g_parm(struct file *file, void *priv,
 		return -EINVAL;
 	a->parm.capture.capability = V4L2_CAP_TIMEPERFRAME;
 	a->parm.capture.timeperframe = vivi->timeperframe;
-	a->parm.capture.readbuffers = VIVI_READBUFFERS;
+	a->parm.capture.readbuffers = VIVI_MIN_BUFFERS;
 	return 0;
 }
 

@@ -29,7 +29,6 @@
 #include "vivi_compat.h"
 
 #define VIVI_MAX_WIDTH		3840
-#define VIVI_MIN_BUFFERS	2
 /* the V4L2 core has this many minor numbers per node type (v4l2-dev.c) */
 #define VIVI_VIDEO_NR_LIMIT	256
 /* slack for the hrtimer of each deadline: precise, yet lets wake-ups merge */
@@ -86,12 +85,12 @@ static struct vivi_buffer *to_vivi_buffer(struct vb2_buffer *vb)
 /* Generator thread */
 
 static void vivi_osd_text(struct vivi_dev *vivi, struct vivi_gen_settings *s,
-			  char text[][40], u32 sequence, u64 now_ns,
+			  char text[][40], u32 sequence, u64 due_ns,
 			  u32 fps, u32 osd_mode)
 {
 	const struct v4l2_pix_format *pix = &vivi->fmt;
 	u32 fcc = pix->pixelformat;
-	u64 ms = div_u64(now_ns - vivi->stream_start_ns, NSEC_PER_MSEC);
+	u64 ms = div_u64(due_ns - vivi->stream_start_ns, NSEC_PER_MSEC);
 	u32 msec, sec;
 	unsigned int i;
 
@@ -116,16 +115,17 @@ static void vivi_osd_text(struct vivi_dev *vivi, struct vivi_gen_settings *s,
 	s->text[2] = text[2];
 }
 
-static void vivi_fill_buffer(struct vivi_dev *vivi, struct vivi_buffer *buf,
-			     u32 sequence, u64 now_ns)
+/* Draw frame @sequence, due at @due_ns, into @buf; returns 0 or an error. */
+static int vivi_render(struct vivi_dev *vivi, struct vivi_buffer *buf,
+		       u32 sequence, u64 due_ns)
 {
 	struct vb2_buffer *vb = &buf->vb.vb2_buf;
 	char text[VIVI_GEN_TEXT_LINES][40];
+	void *vaddr = vb2_plane_vaddr(vb, 0);
 	struct vivi_gen_settings s;
 	struct vivi_gen_frame f;
 	u32 osd_mode, fps;
 	u64 t0, t1;
-	void *vaddr = vb2_plane_vaddr(vb, 0);
 	int ret;
 
 	spin_lock_irq(&vivi->slock);
@@ -134,7 +134,7 @@ static void vivi_fill_buffer(struct vivi_dev *vivi, struct vivi_buffer *buf,
 	fps = vivi_fps(&vivi->timeperframe);
 	spin_unlock_irq(&vivi->slock);
 	s.font = vivi->font;
-	vivi_osd_text(vivi, &s, text, sequence, now_ns, fps, osd_mode);
+	vivi_osd_text(vivi, &s, text, sequence, due_ns, fps, osd_mode);
 
 	t0 = ktime_get_ns();
 	ret = vaddr ? vivi_plane_layout(&vivi->fmt, &f, vaddr) : -EFAULT;
@@ -142,31 +142,55 @@ static void vivi_fill_buffer(struct vivi_dev *vivi, struct vivi_buffer *buf,
 		ret = vivi_gen_fill(&f, &s, sequence, vivi->scratch);
 	t1 = ktime_get_ns();
 
-	buf->vb.sequence = sequence;
-	buf->vb.field = V4L2_FIELD_NONE;
-	/* end of exposure: when the frame is really complete */
-	vb->timestamp = ktime_get_ns();
-
 	spin_lock_irq(&vivi->slock);
 	vivi->stats.generated++;
 	vivi->stats.gen_last_ns = t1 - t0;
 	vivi->stats.gen_total_ns += t1 - t0;
 	vivi->stats.gen_max_ns = max(vivi->stats.gen_max_ns, t1 - t0);
-	if (!ret)
-		vivi->stats.delivered++;
 	spin_unlock_irq(&vivi->slock);
-
 	if (ret)
 		vivi_dbg(1, vivi, "buffer %u not filled: %d\n", vb->index, ret);
-	vb2_buffer_done(vb, ret ? VB2_BUF_STATE_ERROR : VB2_BUF_STATE_DONE);
+	return ret;
+}
+
+static void vivi_deliver(struct vivi_dev *vivi, struct vivi_buffer *buf,
+			 u32 sequence, int err)
+{
+	struct vb2_buffer *vb = &buf->vb.vb2_buf;
+
+	buf->vb.sequence = sequence;
+	buf->vb.field = V4L2_FIELD_NONE;
+	/* end of exposure: the moment the frame is handed over */
+	vb->timestamp = ktime_get_ns();
+	if (!err) {
+		spin_lock_irq(&vivi->slock);
+		vivi->stats.delivered++;
+		spin_unlock_irq(&vivi->slock);
+	}
+	vb2_buffer_done(vb, err ? VB2_BUF_STATE_ERROR : VB2_BUF_STATE_DONE);
+}
+
+static struct vivi_buffer *vivi_next_buffer(struct vivi_dev *vivi)
+{
+	struct vivi_buffer *buf;
+
+	spin_lock_irq(&vivi->slock);
+	buf = list_first_entry_or_null(&vivi->buf_list, struct vivi_buffer,
+				       list);
+	if (buf)
+		list_del(&buf->list);
+	spin_unlock_irq(&vivi->slock);
+	return buf;
 }
 
 /*
  * Frame n (counted from @base_ns, which moves when the rate changes) is due
  * at base_ns + (n + 1) * interval: absolute deadlines, so a late wake-up never
- * shifts later frames and nothing drifts. A deadline that finds no queued
- * buffer, or that passed while the thread was late, is a dropped frame: the
- * sequence number still advances, as with a real sensor.
+ * shifts later frames and nothing drifts. The next frame is drawn ahead into
+ * the first queued buffer and handed over at its deadline, so timestamps
+ * carry only the wake-up jitter, not the drawing time. A deadline that finds
+ * no queued buffer is a dropped frame: the sequence number still advances,
+ * as with a real sensor.
  */
 static int vivi_thread(void *data)
 {
@@ -174,11 +198,12 @@ static int vivi_thread(void *data)
 	struct v4l2_fract tpf = { 0, 0 };
 	u64 base_ns = vivi->stream_start_ns;
 	u64 interval_ns = 0, n = 0;
+	struct vivi_buffer *buf = NULL;
 	u32 sequence = 0;
+	int err = 0;
 
 	set_freezable();
 	for (;;) {
-		struct vivi_buffer *buf = NULL;
 		u64 deadline, now, missed, late;
 		ktime_t expires;
 
@@ -195,6 +220,12 @@ static int vivi_thread(void *data)
 		spin_unlock_irq(&vivi->slock);
 
 		deadline = base_ns + (n + 1) * interval_ns;
+		if (!buf) {
+			buf = vivi_next_buffer(vivi);
+			if (buf)
+				err = vivi_render(vivi, buf, sequence, deadline);
+		}
+
 		expires = ns_to_ktime(deadline);
 		set_current_state(TASK_INTERRUPTIBLE);
 		if (kthread_should_stop()) {
@@ -211,28 +242,43 @@ static int vivi_thread(void *data)
 			continue;
 
 		missed = div64_u64(now - deadline, interval_ns);
-		late = now - deadline - missed * interval_ns;
+		late = now - deadline;
 		n += missed + 1;
 
 		spin_lock_irq(&vivi->slock);
 		vivi->stats.wakeups++;
 		vivi->stats.late_total_ns += late;
 		vivi->stats.late_max_ns = max(vivi->stats.late_max_ns, late);
-		vivi->stats.dropped += missed;
-		if (!list_empty(&vivi->buf_list)) {
-			buf = list_first_entry(&vivi->buf_list,
-					       struct vivi_buffer, list);
-			list_del(&buf->list);
-		} else {
-			vivi->stats.dropped++;
-		}
 		spin_unlock_irq(&vivi->slock);
 
-		sequence += missed;
-		if (buf)
-			vivi_fill_buffer(vivi, buf, sequence, now);
-		sequence++;
+		/*
+		 * Hand over this deadline's frame, then catch up on the ones
+		 * that passed while the thread was late: hardware would have
+		 * filled a queued buffer at each of them. Only deadlines that
+		 * find no buffer are lost.
+		 */
+		for (;;) {
+			if (!buf) {
+				buf = vivi_next_buffer(vivi);
+				if (buf)
+					err = vivi_render(vivi, buf, sequence,
+							  now);
+			}
+			if (!buf) {
+				spin_lock_irq(&vivi->slock);
+				vivi->stats.dropped += missed + 1;
+				spin_unlock_irq(&vivi->slock);
+				sequence += missed + 1;
+				break;
+			}
+			vivi_deliver(vivi, buf, sequence++, err);
+			buf = NULL;
+			if (!missed--)
+				break;
+		}
 	}
+	if (buf)
+		vb2_buffer_done(&buf->vb.vb2_buf, VB2_BUF_STATE_ERROR);
 	return 0;
 }
 
@@ -276,7 +322,8 @@ void vivi_stop_streaming(struct vivi_dev *vivi)
  * @buf: where to write
  * @size: size of @buf
  *
- * Shared by VIDIOC_LOG_STATUS and the debugfs stats file.
+ * Shared by VIDIOC_LOG_STATUS and the debugfs stats file; the caller holds
+ * &vivi_dev.lock.
  *
  * Return: the length written, as scnprintf() counts it.
  */
@@ -288,6 +335,7 @@ int vivi_status_text(struct vivi_dev *vivi, char *buf, size_t size)
 	struct vivi_stats st;
 	u64 gen_mean, late_mean;
 
+	lockdep_assert_held(&vivi->lock);
 	spin_lock_irq(&vivi->slock);
 	st = vivi->stats;
 	tpf = vivi->timeperframe;
@@ -319,8 +367,13 @@ static int vivi_stats_show(struct seq_file *m, void *unused)
 {
 	struct vivi_dev *vivi = m->private;
 	char buf[512];
+	int ret;
 
+	ret = mutex_lock_interruptible(&vivi->lock);
+	if (ret)
+		return ret;
 	vivi_status_text(vivi, buf, sizeof(buf));
+	mutex_unlock(&vivi->lock);
 	seq_puts(m, buf);
 	return 0;
 }

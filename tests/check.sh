@@ -1,11 +1,16 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 # make check: strict build, unit tests, then the VM tests. Every test prints
-# a PASS:/FAIL: line; the last line is the tally.
+# a PASS:/FAIL: line; the last line is the tally. "tests/check.sh full"
+# (make check-full) adds the long VM stages.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 : "${KVER:?KVER not set (run through make)}" "${BUILD:?}"
 mkdir -p "$BUILD"
+full=0 timeout=1800
+if [ "${1:-}" = full ]; then
+	full=1 timeout=14400
+fi
 log="$BUILD/check.log"
 t0=$(date +%s)
 
@@ -37,8 +42,8 @@ run_all() {
 	fi
 	rm -rf "$vmout"
 	mkdir -p "$vmout"
-	VIVI_OUT="$vmout" VIVI_BUILD="$BUILD" \
-		tests/vm/vm.sh -m 2G -t 1800 "$vmout" tests/guest/check-all.sh
+	VIVI_OUT="$vmout" VIVI_BUILD="$BUILD" VIVI_FULL=$full \
+		tests/vm/vm.sh -m 2G -t "$timeout" "$vmout" tests/guest/check-all.sh
 }
 
 run_all 2>&1 | tee "$log"

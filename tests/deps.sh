@@ -8,6 +8,7 @@ pkgs=(
 	linux-image-amd64 linux-headers-amd64
 	qemu-system-x86 busybox-static
 	v4l-utils ffmpeg python3 python3-pil
+	gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good
 )
 missing=()
 for p in "${pkgs[@]}"; do

@@ -13,3 +13,5 @@ for f in out/vivi.png out/vivi.mkv; do
 	[ -s "$f" ] || { echo "run: $f was not written" >&2; exit 1; }
 done
 echo "run: wrote $(ls -s --block-size=K out/vivi.png out/vivi.mkv | tr '\n' ' ')"
+/usr/bin/python3 tests/guest/bars.py "run: out/vivi.png shows the 8 bars" \
+	out/vivi.png --tol 3

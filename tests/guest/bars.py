@@ -31,6 +31,33 @@ def load(path, raw):
     return Image.open(path).convert("RGB")
 
 
+def bar_errors(img, pattern="bars75", tol=0, hflip=False, gray=False):
+    """Samples of the eight bars that are off by more than tol."""
+    w, h = img.size
+    order = ORDER[::-1] if hflip else ORDER
+    errors = []
+    for row in (h * 5 // 8, h * 3 // 4, h * 7 // 8):
+        for i, name in enumerate(order):
+            x = (2 * i + 1) * w // 16
+            got = img.getpixel((x, row))
+            want = tuple(LEVEL[pattern] * m for m in MASK[name])
+            if gray:
+                y = round(0.299 * want[0] + 0.587 * want[1] + 0.114 * want[2])
+                want = (y, y, y)
+            if any(abs(g - e) > tol for g, e in zip(got, want)):
+                errors.append(f"{name}@({x},{row}) {got} != {want}")
+    return errors
+
+
+def report(name, errors, tol):
+    if errors:
+        print(f"FAIL: {name}: {len(errors)} samples off (tol {tol}): "
+              + "; ".join(errors[:4]))
+        return 1
+    print(f"PASS: {name}")
+    return 0
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("name")
@@ -47,25 +74,8 @@ def main():
     except Exception as e:  # noqa: BLE001 - any failure to read is a FAIL
         print(f"FAIL: {a.name}: cannot read frame: {e}")
         return 1
-    w, h = img.size
-    order = ORDER[::-1] if a.hflip else ORDER
-    errors = []
-    for row in (h * 5 // 8, h * 3 // 4, h * 7 // 8):
-        for i, name in enumerate(order):
-            x = (2 * i + 1) * w // 16
-            got = img.getpixel((x, row))
-            want = tuple(LEVEL[a.pattern] * m for m in MASK[name])
-            if a.gray:
-                y = round(0.299 * want[0] + 0.587 * want[1] + 0.114 * want[2])
-                want = (y, y, y)
-            if any(abs(g - e) > a.tol for g, e in zip(got, want)):
-                errors.append(f"{name}@({x},{row}) {got} != {want}")
-    if errors:
-        print(f"FAIL: {a.name}: {len(errors)} samples off (tol {a.tol}): "
-              + "; ".join(errors[:4]))
-        return 1
-    print(f"PASS: {a.name}")
-    return 0
+    return report(a.name, bar_errors(img, a.pattern, a.tol, a.hflip, a.gray),
+                  a.tol)
 
 
 if __name__ == "__main__":

@@ -1,8 +1,11 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Inside the VM: every guest test stage, in order.
+# Inside the VM: every guest test stage, in order; with VIVI_FULL=1 also the
+# long ones of 'make check-full'.
 set -u
 dir=$(dirname "$0")
-for stage in "$dir"/check-base.sh; do
-	"$stage"
+stages="check-base check-formats check-apps"
+[ "${VIVI_FULL:-0}" = 1 ] && stages="$stages check-full"
+for stage in $stages; do
+	"$dir/$stage.sh"
 done

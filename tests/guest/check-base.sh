@@ -74,11 +74,6 @@ vivi-edge "$D0"
 stage_end
 
 stage_start "compliance"
-# Under TCG, pinning and mapping a USERPTR or DMABUF buffer on every QBUF
-# takes longer than a 30 fps frame period, so the queue runs dry and vivi
-# reports the lost frames as sequence gaps, as a sensor would; compliance
-# warns about any gap. At 10 fps the emulated machine keeps up.
-v4l2-ctl -d "$D0" -p 10 >/dev/null
 compliance "compliance: -s" "$D0" -s
 compliance "compliance: -s --expbuf-device" "$D0" -s --expbuf-device "$D1"
 # the DMABUF import really ran, rather than being skipped
@@ -152,19 +147,21 @@ v4l2-ctl -d "$D0" -v pixelformat=YUYV
 stage_end
 
 stage_start "ffmpeg"
-rm -f "$OUT/ffmpeg.mkv"
+# stored raw: an encoder slower than real time (as under TCG) would hold
+# ffmpeg's buffers and make vivi drop frames
+rm -f /tmp/ffmpeg.mkv
 ffmpeg -v error -y -f v4l2 -input_format yuyv422 -video_size 640x480 \
-	-framerate 30 -i "$D0" -t 2 -c:v ffv1 "$OUT/ffmpeg.mkv"
+	-framerate 30 -i "$D0" -t 2 -c:v rawvideo /tmp/ffmpeg.mkv
 probe=$(ffprobe -v error -count_frames -select_streams v:0 \
 	-show_entries stream=width,height,nb_read_frames -of csv=p=0 \
-	"$OUT/ffmpeg.mkv" 2>&1)
+	/tmp/ffmpeg.mkv 2>&1)
 IFS=, read -r pw ph pn <<<"$probe"
 if [ "$pw" = 640 ] && [ "$ph" = 480 ] && [ "${pn:-0}" -ge 57 ] && [ "${pn:-0}" -le 63 ]; then
 	pass "ffmpeg: 2 s capture is 640x480 with 60+-3 frames ($pn)"
 else
 	fail "ffmpeg: 2 s capture is 640x480 with 60+-3 frames" "ffprobe: $probe"
 fi
-ffmpeg -v error -y -i "$OUT/ffmpeg.mkv" -frames:v 1 "$OUT/ffmpeg.png"
+ffmpeg -v error -y -i /tmp/ffmpeg.mkv -frames:v 1 "$OUT/ffmpeg.png"
 bars.py "ffmpeg: PNG of a frame shows the 8 bars" "$OUT/ffmpeg.png" --tol 3
 stage_end
 

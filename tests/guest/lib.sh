@@ -80,3 +80,30 @@ compliance() {
 			head -n 3 | tr -s ' \t' ' ')"
 	fi
 }
+
+# The one failure v4l2-compliance 1.22 reports on the 6.1 kernel's own
+# description of the semi-planar formats (tool skew, not a driver bug)
+NV_SKEW="fmtdesc.description mismatch: was 'Y/(UV|VU) 4:2:[02]', expected 'Y/(CbCr|CrCb) 4:2:[02]'"
+
+# compliance_skew NAME DEV [ARGS...]: as compliance, but the exact NV*
+# description failures are counted apart; any other failure or warning fails
+compliance_skew() {
+	local name=$1 dev=$2 log total failed warns other skew
+	shift 2
+	log="$OUT/$(tr -cs 'A-Za-z0-9' '-' <<<"$name" | sed 's/-*$//').log"
+	v4l2-compliance -d "$dev" "$@" >"$log" 2>&1
+	total=$(grep '^Total for ' "$log" | tail -n 1)
+	failed=$(sed -n 's/.*Failed: \([0-9]*\),.*/\1/p' <<<"$total")
+	warns=$(sed -n 's/.*Warnings: \([0-9]*\)$/\1/p' <<<"$total")
+	skew=$(grep -cE "fail: .*$NV_SKEW" "$log")
+	other=$(grep -E 'fail:|warn:' "$log" | grep -vE "$NV_SKEW")
+	echo "compliance: $name: $skew NV* description failures (tool skew, counted apart)"
+	if [ -z "$total" ]; then
+		fail "$name" "no summary line, see $log"
+	elif [ -n "$other" ] || [ "${warns:-1}" -ne 0 ] ||
+		[ "${failed:-1}" -gt "$skew" ]; then
+		fail "$name" "${total#*: }; $(head -n 3 <<<"$other" | tr -s ' \t' ' ')"
+	else
+		pass "$name (${total#*: }, all failures are the NV* tool skew)"
+	fi
+}

@@ -116,6 +116,7 @@ static void check_busy(int fd)
 		.memory = V4L2_MEMORY_MMAP,
 	};
 	struct v4l2_format f = { .type = V4L2_BUF_TYPE_VIDEO_CAPTURE };
+	struct v4l2_input inp = { .index = 1 };
 	int r;
 
 	xioctl(fd, VIDIOC_G_FMT, &f);
@@ -123,6 +124,13 @@ static void check_busy(int fd)
 	result(!r && rb.count >= 2, "REQBUFS 2", "r=%d count=%u", r, rb.count);
 	r = xioctl(fd, VIDIOC_S_FMT, &f);
 	result(r == -EBUSY, "S_FMT with buffers allocated is EBUSY", "r=%d", r);
+	if (!xioctl(fd, VIDIOC_ENUMINPUT, &inp)) {
+		int other = 1;
+
+		r = xioctl(fd, VIDIOC_S_INPUT, &other);
+		result(r == -EBUSY, "S_INPUT with buffers allocated is EBUSY",
+		       "r=%d", r);
+	}
 	r = xioctl(fd, VIDIOC_TRY_FMT, &f);
 	result(!r, "TRY_FMT with buffers allocated works", "r=%d", r);
 	rb.count = 0;

@@ -1,0 +1,97 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# VM stage: real applications negotiate what they asked for, and streaming
+# every format at the smallest and largest size and every rate at one size.
+# Runs inside the guest; prints PASS:/FAIL: lines.
+set -u
+. "$(dirname "$0")/lib.sh"
+
+check "apps: V4L2 core modules load" core_modules
+check "apps: load vivi" load_vivi n_devs=1
+D=$(vivi_node 0)
+
+stage_start "compliance with every format"
+compliance_skew "compliance: -s, all formats" "$D" -s
+stage_end
+
+stage_start "ffmpeg negotiates format, size and rate"
+for pf in yuyv422 nv12 yuv420p rgb24; do
+	name="ffmpeg: -input_format $pf -video_size 1280x720 -framerate 60"
+	rm -f /tmp/a.nut
+	if ! err=$(ffmpeg -v error -y -f v4l2 -input_format $pf \
+		-video_size 1280x720 -framerate 60 -i "$D" -frames:v 30 \
+		-c:v rawvideo /tmp/a.nut 2>&1); then
+		fail "$name" "$err"
+		continue
+	fi
+	probe=$(ffprobe -v error -count_frames -show_entries \
+		stream=width,height,pix_fmt,r_frame_rate,nb_read_frames \
+		-of csv=p=0 /tmp/a.nut)
+	fps=$(v4l2-ctl -d "$D" -P | sed -n 's/.*Frames per second: \([0-9.]*\).*/\1/p')
+	if [ "$probe" = "1280,720,$pf,60/1,30" ] && [ "$fps" = "60.000" ]; then
+		pass "$name"
+	else
+		fail "$name" "ffprobe: $probe, device at $fps fps"
+	fi
+done
+stage_end
+
+stage_start "GStreamer negotiates caps"
+for caps in "format=I420,width=640,height=480,framerate=30/1:460800" \
+	"format=YUY2,width=320,height=240,framerate=15/1:153600" \
+	"format=NV12,width=1280,height=720,framerate=10/1:1382400"; do
+	c=${caps%:*} size=${caps##*:}
+	rm -f /tmp/g.raw
+	if ! err=$(gst-launch-1.0 -q v4l2src device="$D" num-buffers=60 ! \
+		"video/x-raw,$c" ! filesink location=/tmp/g.raw 2>&1); then
+		fail "gstreamer: v4l2src $c" "$err"
+		continue
+	fi
+	got=$(stat -c %s /tmp/g.raw)
+	if [ "$got" -eq $((60 * size)) ]; then
+		pass "gstreamer: v4l2src $c, 60 buffers"
+	else
+		fail "gstreamer: v4l2src $c, 60 buffers" "$got bytes, want $((60 * size))"
+	fi
+done
+stage_end
+
+stage_start "every format streams at the smallest and largest size"
+v4l2-ctl -d "$D" --list-formats | sed -n "s/.*\[[0-9]*\]: '\(....\)'.*/\1/p" >/tmp/fmts
+while IFS= read -r fcc; do
+	for size in 160x120 3840x2160; do
+		w=${size%x*} h=${size#*x}
+		v4l2-ctl -d "$D" -v "width=$w,height=$h,pixelformat=$fcc" -p 5 >/dev/null
+		want=$(v4l2-ctl -d "$D" -V | sed -n 's/.*Size Image *: *//p')
+		rm -f /tmp/s.raw
+		v4l2-ctl -d "$D" --stream-mmap --stream-count=3 --stream-to=/tmp/s.raw >/dev/null 2>&1
+		got=$(stat -c %s /tmp/s.raw 2>/dev/null || echo 0)
+		if [ "$got" -eq $((3 * want)) ]; then
+			pass "stream: '$fcc' $size"
+		else
+			fail "stream: '$fcc' $size" "$got bytes, want 3 x $want"
+		fi
+	done
+done </tmp/fmts
+stage_end
+
+stage_start "every rate at 640x480"
+v4l2-ctl -d "$D" -v width=640,height=480,pixelformat=YUYV
+for fps in 5 10 15 25 30 50 60 120; do
+	v4l2-ctl -d "$D" -p $fps >/dev/null
+	# over 2 s, so that the jitter of the end frames weighs under 0.1%
+	n=$((2 * fps))
+	ts=$(v4l2-ctl -d "$D" --stream-mmap=8 --stream-count=$((n + 1)) --verbose 2>&1 |
+		sed -n 's/.* ts: *\([0-9.]*\).*/\1/p')
+	# mean interval over the buffer timestamps of n + 1 frames
+	if awk -v f="$fps" -v n="$n" 'NR == 1 { a = $1 } { b = $1; c++ }
+		END { m = c > 1 ? (b - a) / (c - 1) : 0; e = m * f - 1
+		      printf "mean interval %.6f s", m
+		      exit !(c == n + 1 && e < 0.001 && e > -0.001) }' \
+		<<<"$ts" >/tmp/rate.txt; then
+		pass "rate: $fps fps streams at $fps fps ($(cat /tmp/rate.txt))"
+	else
+		fail "rate: $fps fps streams at $fps fps" "$(cat /tmp/rate.txt), $(wc -l <<<"$ts") frames"
+	fi
+done
+stage_end
