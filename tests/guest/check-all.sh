@@ -4,7 +4,7 @@
 # long ones of 'make check-full'.
 set -u
 dir=$(dirname "$0")
-stages="check-base check-formats check-apps"
+stages="check-base check-formats check-apps check-gen"
 [ "${VIVI_FULL:-0}" = 1 ] && stages="$stages check-full"
 for stage in $stages; do
 	"$dir/$stage.sh"
