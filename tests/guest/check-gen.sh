@@ -272,8 +272,8 @@ if timing "starve: 100 frames, holding all 8 buffers for 5 periods" "$T/h.txt" "
 fi
 
 # stall the generator thread: SCHED_FIFO busy loops on both CPUs keep it
-# (and every other normal task) off the CPUs for 0.15 s, 4 or 5 deadlines.
-# With 8 buffers queued, every deadline that passed is served when the
+# (and every other normal task) off the CPUs for 0.25 s, 6 to 8 deadlines.
+# With 16 buffers queued, every deadline that passed is served when the
 # thread runs again: no sequence number is lost. Those frames are stamped
 # when they are really handed over, late and close together (the README's
 # timestamp rule), so the timestamps must only keep increasing.
@@ -283,11 +283,11 @@ mkfifo "$T/hog"
 hogs=()
 for c in 0 1; do
 	taskset -c $c chrt -f 50 bash -c 'read -r _ <"$1"
-		end=$((${EPOCHREALTIME/./} + 150000))
+		end=$((${EPOCHREALTIME/./} + 250000))
 		while ((${EPOCHREALTIME/./} < end)); do :; done' hog "$T/hog" &
 	hogs+=($!)
 done
-vivi-timing -S osd_text=0 -f YUYV -s 640x480 -r 30 -b 8 -n 90 \
+vivi-timing -S osd_text=0 -f YUYV -s 640x480 -r 30 -b 16 -n 90 \
 	-c "$OUT/stall.csv" "$D" >"$T/st.txt" 2>&1 &
 pid=$!
 # a second into the stream (the first line of the stats is "streaming: yes|no")
@@ -305,7 +305,7 @@ if kill -0 "${hogs[@]}"; then
 	wait "${hogs[@]}"
 	exec 8>&-
 fi
-name="stall: a thread stalled for 4 periods serves each passed deadline, timestamps increasing"
+name="stall: a thread stalled for several periods serves each passed deadline, timestamps increasing"
 if wait $pid; then
 	f=$T/st.txt
 	late=$(sed -n 's/^wake-up lateness ns: mean [0-9]* max //p' "$STATS")
