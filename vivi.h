@@ -24,10 +24,10 @@
 #define VIVI_MAX_FORMATS	24
 /*
  * The generator thread holds one buffer while it draws ahead, so an
- * application with this many gets three frame periods to requeue; also
- * what read() uses.
+ * application with this many gets seven frame periods to requeue, enough
+ * to ride out a stalled (or emulated) CPU; also what read() uses.
  */
-#define VIVI_MIN_BUFFERS	4
+#define VIVI_MIN_BUFFERS	8
 
 #define VIVI_CID_BASE		(V4L2_CID_USER_BASE | 0xf000)
 #define VIVI_CID_OSD_MODE	(VIVI_CID_BASE + 0)
