@@ -170,7 +170,9 @@ static void vivi_deliver(struct vivi_dev *vivi, struct vivi_buffer *buf,
 	vb2_buffer_done(vb, err ? VB2_BUF_STATE_ERROR : VB2_BUF_STATE_DONE);
 }
 
-static struct vivi_buffer *vivi_next_buffer(struct vivi_dev *vivi)
+/* Take the first queued buffer, if any, and draw frame @sequence into it */
+static struct vivi_buffer *vivi_next_frame(struct vivi_dev *vivi,
+					   u32 sequence, u64 due_ns, int *err)
 {
 	struct vivi_buffer *buf;
 
@@ -180,6 +182,8 @@ static struct vivi_buffer *vivi_next_buffer(struct vivi_dev *vivi)
 	if (buf)
 		list_del(&buf->list);
 	spin_unlock_irq(&vivi->slock);
+	if (buf)
+		*err = vivi_render(vivi, buf, sequence, due_ns);
 	return buf;
 }
 
@@ -220,11 +224,8 @@ static int vivi_thread(void *data)
 		spin_unlock_irq(&vivi->slock);
 
 		deadline = base_ns + (n + 1) * interval_ns;
-		if (!buf) {
-			buf = vivi_next_buffer(vivi);
-			if (buf)
-				err = vivi_render(vivi, buf, sequence, deadline);
-		}
+		if (!buf)
+			buf = vivi_next_frame(vivi, sequence, deadline, &err);
 
 		expires = ns_to_ktime(deadline);
 		set_current_state(TASK_INTERRUPTIBLE);
@@ -258,12 +259,8 @@ static int vivi_thread(void *data)
 		 * find no buffer are lost.
 		 */
 		for (;;) {
-			if (!buf) {
-				buf = vivi_next_buffer(vivi);
-				if (buf)
-					err = vivi_render(vivi, buf, sequence,
-							  now);
-			}
+			if (!buf)
+				buf = vivi_next_frame(vivi, sequence, now, &err);
 			if (!buf) {
 				spin_lock_irq(&vivi->slock);
 				vivi->stats.dropped += missed + 1;
