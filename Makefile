@@ -9,10 +9,9 @@
 #   make check-full   the suite plus the long compliance matrix
 #   sudo make load    load on this machine (V4L2 core modules first)
 
-# The running kernel's headers if present, else the newest installed ones
-KVER ?= $(shell if [ -d /lib/modules/$$(uname -r)/build ]; then uname -r; \
-	else ls -d /lib/modules/*/build 2>/dev/null | sort -V | tail -n 1 | \
-	cut -d/ -f4; fi)
+# The running kernel's headers if present, else Debian's stock kernel, else
+# the newest installed ones (tests/kver.sh)
+KVER ?= $(shell $(CURDIR)/tests/kver.sh)
 KDIR ?= /lib/modules/$(KVER)/build
 BUILD ?= $(CURDIR)/build
 export KVER KDIR BUILD

@@ -8,7 +8,7 @@ make -s -C "$KDIR" M="$PWD" modules
 mkdir -p out
 rm -f out/vivi.png out/vivi.mkv
 VIVI_OUT="$PWD/out" VIVI_BUILD="$BUILD" \
-	tests/vm/vm.sh -m 2G -t 900 "$PWD/out" tests/guest/run.sh
+	tests/vm/vm.sh -k "$KVER" -m 2G -t 900 "$PWD/out" tests/guest/run.sh
 for f in out/vivi.png out/vivi.mkv; do
 	[ -s "$f" ] || { echo "run: $f was not written" >&2; exit 1; }
 done
