@@ -94,10 +94,14 @@ struct vivi_stats {
  * @inst: instance number, as in "vivi-N"
  * @lock: serializes ioctls and the vb2 queue (vdev->lock, queue->lock);
  *	guards @fmt, @input and the controls
- * @slock: guards @buf_list, @timeperframe, @settings and @stats, the
- *	state that the generator thread reads or writes while streaming
+ * @slock: guards @buf_list, @thread_starved, @timeperframe, @settings and
+ *	@stats, the state that the generator thread reads or writes while
+ *	streaming
  * @buf_list: buffers queued to the driver and not yet filled
- * @thread: the generator thread while streaming, else NULL
+ * @thread: the generator thread while streaming, else NULL; set and cleared
+ *	under @lock
+ * @thread_starved: the thread waits for its next deadline without a buffer
+ *	to draw ahead into; the next QBUF wakes it
  * @fmt: the negotiated format
  * @timeperframe: the negotiated frame interval
  * @input: the selected input
@@ -122,6 +126,7 @@ struct vivi_dev {
 	spinlock_t slock;
 	struct list_head buf_list;
 	struct task_struct *thread;
+	bool thread_starved;
 
 	struct v4l2_pix_format fmt;
 	struct v4l2_fract timeperframe;
@@ -154,6 +159,6 @@ void vivi_fmt_default(struct vivi_dev *vivi);
 int vivi_ctrls_init(struct vivi_dev *vivi);
 int vivi_plane_layout(const struct v4l2_pix_format *pix,
 		      struct vivi_gen_frame *f, u8 *base);
-u32 vivi_fps(const struct v4l2_fract *tpf);
+u32 vivi_fps_x10(const struct v4l2_fract *tpf);
 
 #endif

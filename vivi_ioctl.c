@@ -60,8 +60,14 @@ static const struct vivi_size vivi_sizes[] = {
 	{ 2560, 1440 }, { 3840, 2160 },
 };
 
-/* Frame rates, shortest interval first, as ENUM_FRAMEINTERVALS lists them */
-static const u32 vivi_fps_list[] = { 120, 60, 50, 30, 25, 15, 10, 5 };
+/*
+ * Frame intervals, shortest first, as ENUM_FRAMEINTERVALS lists them. 12.5
+ * fps is what many webcams (and vivid's webcam input) offer at 720p.
+ */
+static const struct v4l2_fract vivi_intervals[] = {
+	{ 1, 120 }, { 1, 60 }, { 1, 50 }, { 1, 30 }, { 1, 25 }, { 1, 15 },
+	{ 2, 25 }, { 1, 10 }, { 1, 5 },
+};
 
 static u32 vivi_max_fps(u32 width, u32 height)
 {
@@ -70,6 +76,19 @@ static u32 vivi_max_fps(u32 width, u32 height)
 	if (width * height <= 1920 * 1080)
 		return 60;
 	return 30;
+}
+
+static bool vivi_interval_offered(const struct v4l2_fract *tpf, u32 width,
+				  u32 height)
+{
+	/* denominator / numerator > max fps, without dividing */
+	return tpf->denominator <= (u64)tpf->numerator *
+				   vivi_max_fps(width, height);
+}
+
+static u64 vivi_interval_ns(const struct v4l2_fract *tpf)
+{
+	return div_u64((u64)tpf->numerator * NSEC_PER_SEC, tpf->denominator);
 }
 
 static bool vivi_format_offered(u32 fourcc)
@@ -94,14 +113,14 @@ static bool vivi_size_offered(u32 width, u32 height)
 }
 
 /**
- * vivi_fps() - frames per second of a frame interval, rounded
+ * vivi_fps_x10() - ten times the frames per second of an interval, rounded
  * @tpf: the frame interval
  */
-u32 vivi_fps(const struct v4l2_fract *tpf)
+u32 vivi_fps_x10(const struct v4l2_fract *tpf)
 {
 	if (!tpf->numerator)
 		return 0;
-	return DIV_ROUND_CLOSEST(tpf->denominator, tpf->numerator);
+	return DIV_ROUND_CLOSEST(tpf->denominator * 10, tpf->numerator);
 }
 
 /*
@@ -111,29 +130,26 @@ u32 vivi_fps(const struct v4l2_fract *tpf)
 static struct v4l2_fract vivi_snap_interval(const struct v4l2_fract *tpf,
 					    u32 width, u32 height)
 {
-	u32 max_fps = vivi_max_fps(width, height);
+	struct v4l2_fract best = { 1, VIVI_DEF_FPS };
 	u64 want_ns, best_err = U64_MAX;
-	u32 best = VIVI_DEF_FPS;
 	unsigned int i;
 
 	if (!tpf->numerator || !tpf->denominator)
-		want_ns = div_u64(NSEC_PER_SEC, VIVI_DEF_FPS);
-	else
-		want_ns = div_u64((u64)tpf->numerator * NSEC_PER_SEC,
-				  tpf->denominator);
+		return best;
+	want_ns = vivi_interval_ns(tpf);
 
-	for (i = 0; i < ARRAY_SIZE(vivi_fps_list); i++) {
-		u64 ns = div_u64(NSEC_PER_SEC, vivi_fps_list[i]);
+	for (i = 0; i < ARRAY_SIZE(vivi_intervals); i++) {
+		u64 ns = vivi_interval_ns(&vivi_intervals[i]);
 		u64 err = ns > want_ns ? ns - want_ns : want_ns - ns;
 
-		if (vivi_fps_list[i] > max_fps)
+		if (!vivi_interval_offered(&vivi_intervals[i], width, height))
 			continue;
 		if (err < best_err) {
 			best_err = err;
-			best = vivi_fps_list[i];
+			best = vivi_intervals[i];
 		}
 	}
-	return (struct v4l2_fract){ .numerator = 1, .denominator = best };
+	return best;
 }
 
 /*
@@ -310,20 +326,19 @@ static int vivi_enum_framesizes(struct file *file, void *priv,
 static int vivi_enum_frameintervals(struct file *file, void *priv,
 				    struct v4l2_frmivalenum *fival)
 {
-	u32 max_fps = vivi_max_fps(fival->width, fival->height);
 	unsigned int i, n = 0;
 
 	if (!vivi_format_offered(fival->pixel_format) ||
 	    !vivi_size_offered(fival->width, fival->height))
 		return -EINVAL;
 
-	for (i = 0; i < ARRAY_SIZE(vivi_fps_list); i++) {
-		if (vivi_fps_list[i] > max_fps)
+	for (i = 0; i < ARRAY_SIZE(vivi_intervals); i++) {
+		if (!vivi_interval_offered(&vivi_intervals[i], fival->width,
+					   fival->height))
 			continue;
 		if (n++ == fival->index) {
 			fival->type = V4L2_FRMIVAL_TYPE_DISCRETE;
-			fival->discrete.numerator = 1;
-			fival->discrete.denominator = vivi_fps_list[i];
+			fival->discrete = vivi_intervals[i];
 			return 0;
 		}
 	}

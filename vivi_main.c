@@ -56,7 +56,7 @@ MODULE_PARM_DESC(formats, " comma-separated fourccs that restrict and order the 
 
 unsigned int vivi_debug;
 module_param_named(debug, vivi_debug, uint, 0644);
-MODULE_PARM_DESC(debug, " debug level, 0 to 3 (default 0)");
+MODULE_PARM_DESC(debug, " debug level, 0 to 3: 1 errors and dropped frames, 2 stream start/stop, 3 every frame (default 0)");
 
 /* Every format the driver offers, in ENUM_FMT order */
 static const u32 vivi_all_formats[] = {
@@ -86,12 +86,13 @@ static struct vivi_buffer *to_vivi_buffer(struct vb2_buffer *vb)
 
 static void vivi_osd_text(struct vivi_dev *vivi, struct vivi_gen_settings *s,
 			  char text[][40], u32 sequence, u64 due_ns,
-			  u32 fps, u32 osd_mode)
+			  u32 fps_x10, u32 osd_mode)
 {
 	const struct v4l2_pix_format *pix = &vivi->fmt;
 	u32 fcc = pix->pixelformat;
 	u64 ms = div_u64(due_ns - vivi->stream_start_ns, NSEC_PER_MSEC);
 	u32 msec, sec;
+	char fps[12];
 	unsigned int i;
 
 	for (i = 0; i < VIVI_GEN_TEXT_LINES; i++)
@@ -106,7 +107,11 @@ static void vivi_osd_text(struct vivi_dev *vivi, struct vivi_gen_settings *s,
 	s->text[0] = text[0];
 	if (osd_mode != VIVI_OSD_ALL)
 		return;
-	snprintf(text[1], 40, "%ux%u %ufps %c%c%c%c", pix->width,
+	if (fps_x10 % 10)
+		snprintf(fps, sizeof(fps), "%u.%u", fps_x10 / 10, fps_x10 % 10);
+	else
+		snprintf(fps, sizeof(fps), "%u", fps_x10 / 10);
+	snprintf(text[1], 40, "%ux%u %sfps %c%c%c%c", pix->width,
 		 pix->height, fps, fcc & 0xff, (fcc >> 8) & 0xff,
 		 (fcc >> 16) & 0xff, fcc >> 24);
 	snprintf(text[2], 40, "B%d C%d S%d H%d", s->brightness, s->contrast,
@@ -124,17 +129,17 @@ static int vivi_render(struct vivi_dev *vivi, struct vivi_buffer *buf,
 	void *vaddr = vb2_plane_vaddr(vb, 0);
 	struct vivi_gen_settings s;
 	struct vivi_gen_frame f;
-	u32 osd_mode, fps;
+	u32 osd_mode, fps_x10;
 	u64 t0, t1;
 	int ret;
 
 	spin_lock_irq(&vivi->slock);
 	s = vivi->settings;
 	osd_mode = vivi->osd_mode;
-	fps = vivi_fps(&vivi->timeperframe);
+	fps_x10 = vivi_fps_x10(&vivi->timeperframe);
 	spin_unlock_irq(&vivi->slock);
 	s.font = vivi->font;
-	vivi_osd_text(vivi, &s, text, sequence, due_ns, fps, osd_mode);
+	vivi_osd_text(vivi, &s, text, sequence, due_ns, fps_x10, osd_mode);
 
 	t0 = ktime_get_ns();
 	ret = vaddr ? vivi_plane_layout(&vivi->fmt, &f, vaddr) : -EFAULT;
@@ -233,6 +238,24 @@ static int vivi_thread(void *data)
 			__set_current_state(TASK_RUNNING);
 			break;
 		}
+		/*
+		 * Without a buffer, let QBUF wake us to draw ahead at once:
+		 * else the first frame after a starved queue would be handed
+		 * over late by its drawing time. Checked after the task state
+		 * is set, so that a wake-up in between is not lost.
+		 */
+		if (!buf) {
+			bool starved;
+
+			spin_lock_irq(&vivi->slock);
+			starved = list_empty(&vivi->buf_list);
+			vivi->thread_starved = starved;
+			spin_unlock_irq(&vivi->slock);
+			if (!starved) {
+				__set_current_state(TASK_RUNNING);
+				continue;
+			}
+		}
 		schedule_hrtimeout_range(&expires, VIVI_SLACK_NS,
 					 HRTIMER_MODE_ABS);
 		if (kthread_should_stop())
@@ -265,9 +288,15 @@ static int vivi_thread(void *data)
 				spin_lock_irq(&vivi->slock);
 				vivi->stats.dropped += missed + 1;
 				spin_unlock_irq(&vivi->slock);
+				vivi_dbg(1, vivi,
+					 "sequence %u: %llu frame(s) dropped, no buffer queued; woke %llu us late\n",
+					 sequence, missed + 1,
+					 div_u64(late, NSEC_PER_USEC));
 				sequence += missed + 1;
 				break;
 			}
+			vivi_dbg(3, vivi, "sequence %u in buffer %u\n", sequence,
+				 buf->vb.vb2_buf.index);
 			vivi_deliver(vivi, buf, sequence++, err);
 			buf = NULL;
 			if (!missed--)
@@ -291,6 +320,7 @@ int vivi_start_streaming(struct vivi_dev *vivi)
 
 	spin_lock_irq(&vivi->slock);
 	memset(&vivi->stats, 0, sizeof(vivi->stats));
+	vivi->thread_starved = false;
 	spin_unlock_irq(&vivi->slock);
 	vivi->stream_start_ns = ktime_get_ns();
 
@@ -298,6 +328,9 @@ int vivi_start_streaming(struct vivi_dev *vivi)
 	if (IS_ERR(t))
 		return PTR_ERR(t);
 	vivi->thread = t;
+	vivi_dbg(2, vivi, "streaming %p4cc %ux%u at %u/%u s\n",
+		 &vivi->fmt.pixelformat, vivi->fmt.width, vivi->fmt.height,
+		 vivi->timeperframe.numerator, vivi->timeperframe.denominator);
 	return 0;
 }
 
@@ -307,10 +340,19 @@ int vivi_start_streaming(struct vivi_dev *vivi)
  */
 void vivi_stop_streaming(struct vivi_dev *vivi)
 {
+	struct vivi_stats st;
+
 	if (!vivi->thread)
 		return;
 	kthread_stop(vivi->thread);
+	spin_lock_irq(&vivi->slock);
+	vivi->thread_starved = false;
+	st = vivi->stats;
+	spin_unlock_irq(&vivi->slock);
 	vivi->thread = NULL;
+	vivi_dbg(2, vivi,
+		 "stopped: %llu frames generated, %llu delivered, %llu dropped\n",
+		 st.generated, st.delivered, st.dropped);
 }
 
 /**
@@ -416,6 +458,10 @@ static void vivi_buf_queue(struct vb2_buffer *vb)
 
 	spin_lock_irqsave(&vivi->slock, flags);
 	list_add_tail(&buf->list, &vivi->buf_list);
+	if (vivi->thread_starved && vivi->thread) {
+		vivi->thread_starved = false;
+		wake_up_process(vivi->thread);
+	}
 	spin_unlock_irqrestore(&vivi->slock, flags);
 }
 

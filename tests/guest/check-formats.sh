@@ -107,9 +107,9 @@ done
 for size in $want_sizes; do
 	w=${size%x*} h=${size#*x}
 	case $size in
-	2560x1440 | 3840x2160) want="30 25 15 10 5" ;;
-	1920x1080) want="60 50 30 25 15 10 5" ;;
-	*) want="120 60 50 30 25 15 10 5" ;;
+	2560x1440 | 3840x2160) want="30 25 15 12.500 10 5" ;;
+	1920x1080) want="60 50 30 25 15 12.500 10 5" ;;
+	*) want="120 60 50 30 25 15 12.500 10 5" ;;
 	esac
 	got=$(v4l2-ctl -d "$D" --list-frameintervals="width=$w,height=$h,pixelformat=YUYV" |
 		sed -n 's/.*Interval: Discrete [0-9.]*s (\([0-9.]*\) fps).*/\1/p' |
@@ -152,6 +152,25 @@ if grep -q 'Video input : 3 (Camera 3' <<<"$got"; then
 else
 	fail "inputs: G_INPUT reads back 3" "$got"
 fi
-v4l2-ctl -d "$D" -i 0 >/dev/null
+# each input starts on its own pattern, which the control then reports
+names=("75% Color Bars" "100% Color Bars" "Checkerboard" "Moving Box")
+want=(0 1 3 2)
+v4l2-ctl -d "$D" -v width=320,height=240,pixelformat=RGB3 -c osd_text=2
+for i in 0 1 2 3; do
+	v4l2-ctl -d "$D" -i $(((i + 1) % 4)) >/dev/null
+	v4l2-ctl -d "$D" -i $i >/dev/null
+	got=$(v4l2-ctl -d "$D" -C test_pattern | sed -n 's/^test_pattern: \([0-9]*\).*/\1/p')
+	rm -f /tmp/input.rgb
+	v4l2-ctl -d "$D" --stream-mmap=8 --stream-count=1 \
+		--stream-to=/tmp/input.rgb 2>/dev/null
+	if [ "$got" = "${want[i]}" ]; then
+		pattern.py frame "inputs: Camera $i starts on ${names[i]}" \
+			/tmp/input.rgb 320 240 "${want[i]}"
+	else
+		fail "inputs: Camera $i starts on ${names[i]}" \
+			"test_pattern is '$got', expected ${want[i]}"
+	fi
+done
+v4l2-ctl -d "$D" -i 0 -c osd_text=0 >/dev/null
 compliance "compliance: strict -s, n_inputs=4, no NV*" "$D" -s
 stage_end

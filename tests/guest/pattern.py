@@ -27,6 +27,9 @@ prints PASS:/FAIL: lines and exits 1 if any failed.
   pattern.py flip NAME DIR W H
       DIR/hflip.rgb (75% bars) and DIR/vflip.rgb (vertical ramp) are the
       mirrored definitions.
+  pattern.py frame NAME FILE W H PATTERN
+      One frame (osd_text=None, still) equals pattern PATTERN's definition
+      exactly.
   pattern.py osd NAME DIR W H LINE1 LINE2 FPS
       DIR/all/SEQ.rgb (osd_text=All, 75% bars, consecutive sequences),
       DIR/none.rgb (None), DIR/counters.rgb (Counters Only),
@@ -266,6 +269,15 @@ def cmd_patterns(a):
            f"{a.name}: the 12 patterns are 12 distinct pictures",
            f"identical: {' '.join(dup)}; got {len(frames)} frames")
     return 0
+
+
+def cmd_frame(a):
+    try:
+        got = load_rgb(a.file, a.w, a.h)
+    except (OSError, ValueError) as e:
+        return result(False, a.name, f"cannot read: {e}")
+    why = first_diff(got, expected(a.pattern, a.w, a.h))
+    return result(why is None, a.name, why)
 
 
 def cmd_decoded(a):
@@ -614,6 +626,8 @@ def main():
         return p
 
     common(sub.add_parser("patterns"), "dir")
+    p = common(sub.add_parser("frame"), "file")
+    p.add_argument("pattern", type=int)
     p = common(sub.add_parser("decoded"), "file")
     p.add_argument("patterns")
     p = common(sub.add_parser("yuyv"))
@@ -630,7 +644,7 @@ def main():
     p = common(sub.add_parser("motion"))
     p.add_argument("specs", nargs="+")
     a = ap.parse_args()
-    {"patterns": cmd_patterns, "decoded": cmd_decoded, "yuyv": cmd_yuyv,
+    {"patterns": cmd_patterns, "frame": cmd_frame, "decoded": cmd_decoded, "yuyv": cmd_yuyv,
      "luma-step": cmd_luma_step, "flip": cmd_flip, "osd": cmd_osd,
      "motion": cmd_motion}[a.cmd](a)
     return 1 if failures else 0

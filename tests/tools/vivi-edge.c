@@ -189,6 +189,12 @@ static void check_parm(int fd)
 	       "S_PARM 1000/1 snaps to 1/5", "got %u/%u",
 	       p.parm.capture.timeperframe.numerator,
 	       p.parm.capture.timeperframe.denominator);
+	s_parm(fd, 1, 12, &p);
+	result(p.parm.capture.timeperframe.numerator == 2 &&
+	       p.parm.capture.timeperframe.denominator == 25,
+	       "S_PARM 1/12 snaps to 2/25 (12.5 fps)", "got %u/%u",
+	       p.parm.capture.timeperframe.numerator,
+	       p.parm.capture.timeperframe.denominator);
 	s_parm(fd, 1, 30, &p);
 }
 
