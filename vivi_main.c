@@ -58,6 +58,11 @@ unsigned int vivi_debug;
 module_param_named(debug, vivi_debug, uint, 0644);
 MODULE_PARM_DESC(debug, " debug level, 0 to 3 (default 0)");
 
+/* Fault injection for the tests, as vivid's error-injection knobs */
+static int fail_dev = -1;
+module_param(fail_dev, int, 0444);
+MODULE_PARM_DESC(fail_dev, " testing only: the probe of this device fails once fully registered, so the load unwinds; -1 = none (default)");
+
 /* Every format the driver offers, in ENUM_FMT order */
 static const u32 vivi_all_formats[] = {
 	V4L2_PIX_FMT_YUYV, V4L2_PIX_FMT_UYVY, V4L2_PIX_FMT_YVYU,
@@ -468,6 +473,7 @@ static void vivi_release(struct v4l2_device *v4l2_dev)
 	struct vivi_dev *vivi = container_of(v4l2_dev, struct vivi_dev,
 					     v4l2_dev);
 
+	vivi_dbg(1, vivi, "last reference gone, freeing the device\n");
 	v4l2_ctrl_handler_free(&vivi->ctrl_handler);
 	v4l2_device_unregister(&vivi->v4l2_dev);
 	mutex_destroy(&vivi->lock);
@@ -558,10 +564,20 @@ static int vivi_probe(struct platform_device *pdev)
 					   vivi_debugfs_root);
 	debugfs_create_file("stats", 0444, vivi->debugfs, vivi,
 			    &vivi_stats_fops);
+	if (fail_dev == inst) {
+		v4l2_info(&vivi->v4l2_dev, "fail_dev=%d: failing the probe\n",
+			  fail_dev);
+		ret = -EIO;
+		goto unregister;
+	}
 	v4l2_info(&vivi->v4l2_dev, "\"%s\" registered as %s\n", vdev->name,
 		  video_device_node_name(vdev));
 	return 0;
 
+unregister:
+	platform_set_drvdata(pdev, NULL);
+	debugfs_remove_recursive(vivi->debugfs);
+	vb2_video_unregister_device(vdev);
 put_dev:
 	v4l2_device_put(&vivi->v4l2_dev);
 	return ret;
@@ -668,6 +684,11 @@ static int vivi_check_params(void)
 	if (vivi_n_inputs < 1 || vivi_n_inputs > VIVI_MAX_INPUTS) {
 		pr_err("vivi: n_inputs=%u is out of range 1..%u\n",
 		       vivi_n_inputs, VIVI_MAX_INPUTS);
+		return -EINVAL;
+	}
+	if (fail_dev < -1 || fail_dev >= (int)n_devs) {
+		pr_err("vivi: fail_dev=%d is out of range -1..%u\n", fail_dev,
+		       n_devs - 1);
 		return -EINVAL;
 	}
 	if (vivi_debug > 3) {
