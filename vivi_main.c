@@ -29,6 +29,8 @@
 #include "vivi_compat.h"
 
 #define VIVI_MAX_WIDTH		3840
+/* the largest frame any format needs: 4 bytes a pixel, stride doubled */
+#define VIVI_MAX_SIZEIMAGE	(VIVI_MAX_WIDTH * 4 * 2 * 2160)
 /* the V4L2 core has this many minor numbers per node type (v4l2-dev.c) */
 #define VIVI_VIDEO_NR_LIMIT	256
 /* slack for the hrtimer of each deadline: precise, yet lets wake-ups merge */
@@ -390,8 +392,13 @@ static int vivi_queue_setup(struct vb2_queue *vq, unsigned int *nbuffers,
 	struct vivi_dev *vivi = vb2_get_drv_priv(vq);
 	unsigned int have = vivi_vb2_num_buffers(vq);
 
+	/*
+	 * CREATE_BUFS: no bigger than any format needs, or any user could
+	 * have gigabytes allocated (and vmalloc warn when that fails)
+	 */
 	if (*nplanes)
-		return sizes[0] < vivi->fmt.sizeimage ? -EINVAL : 0;
+		return sizes[0] < vivi->fmt.sizeimage ||
+		       sizes[0] > VIVI_MAX_SIZEIMAGE ? -EINVAL : 0;
 	if (have + *nbuffers < VIVI_MIN_BUFFERS)
 		*nbuffers = VIVI_MIN_BUFFERS - have;
 	*nplanes = 1;
