@@ -7,6 +7,7 @@
 #   make run          build, boot a VM, capture from vivi into out/
 #   make check        the whole test suite (installs what it needs)
 #   make check-full   the suite plus the long compliance matrix
+#   make fuzz         the ioctl fuzzer alone in the VM, FUZZ_SECS (600) long
 #   sudo make load    load on this machine (V4L2 core modules first)
 
 # The running kernel's headers if present, else Debian's stock kernel, else
@@ -19,8 +20,8 @@ export KVER KDIR BUILD
 # Module parameters for 'make load', e.g. make load ARGS="n_devs=2"
 ARGS ?=
 
-.PHONY: all modules strict deps run check check-full unit bench load unload \
-	clean help
+.PHONY: all modules strict deps run check check-full fuzz unit bench load \
+	unload clean help
 
 all: modules
 
@@ -44,6 +45,13 @@ check: deps
 # under TCG)
 check-full: deps
 	tests/check.sh full
+
+# the fuzzer stage alone, longer; FUZZ_SEED=N replays a run
+FUZZ_SECS ?= 600
+fuzz: deps
+	VIVI_STAGES=check-fuzz VIVI_FUZZ_SECS=$(FUZZ_SECS) \
+		VIVI_FUZZ_IOCTLS=100000000 $(if $(FUZZ_SEED),VIVI_FUZZ_SEED=$(FUZZ_SEED)) \
+		tests/check.sh
 
 unit:
 	$(MAKE) -C tests/unit

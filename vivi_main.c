@@ -29,6 +29,8 @@
 #include "vivi_compat.h"
 
 #define VIVI_MAX_WIDTH		3840
+/* the largest frame any format needs: 4 bytes a pixel, stride doubled */
+#define VIVI_MAX_SIZEIMAGE	(VIVI_MAX_WIDTH * 4 * 2 * 2160)
 /* the V4L2 core has this many minor numbers per node type (v4l2-dev.c) */
 #define VIVI_VIDEO_NR_LIMIT	256
 /* slack for the hrtimer of each deadline: precise, yet lets wake-ups merge */
@@ -57,6 +59,11 @@ MODULE_PARM_DESC(formats, " comma-separated fourccs that restrict and order the 
 unsigned int vivi_debug;
 module_param_named(debug, vivi_debug, uint, 0644);
 MODULE_PARM_DESC(debug, " debug level, 0 to 3: 1 errors and dropped frames, 2 stream start/stop, 3 every frame (default 0)");
+
+/* Fault injection for the tests, as vivid's error-injection knobs */
+static int fail_dev = -1;
+module_param(fail_dev, int, 0444);
+MODULE_PARM_DESC(fail_dev, " testing only: the probe of this device fails once fully registered, so the load unwinds; -1 = none (default)");
 
 /* Every format the driver offers, in ENUM_FMT order */
 static const u32 vivi_all_formats[] = {
@@ -427,8 +434,13 @@ static int vivi_queue_setup(struct vb2_queue *vq, unsigned int *nbuffers,
 	struct vivi_dev *vivi = vb2_get_drv_priv(vq);
 	unsigned int have = vivi_vb2_num_buffers(vq);
 
+	/*
+	 * CREATE_BUFS: no bigger than any format needs, or any user could
+	 * have gigabytes allocated (and vmalloc warn when that fails)
+	 */
 	if (*nplanes)
-		return sizes[0] < vivi->fmt.sizeimage ? -EINVAL : 0;
+		return sizes[0] < vivi->fmt.sizeimage ||
+		       sizes[0] > VIVI_MAX_SIZEIMAGE ? -EINVAL : 0;
 	if (have + *nbuffers < VIVI_MIN_BUFFERS)
 		*nbuffers = VIVI_MIN_BUFFERS - have;
 	*nplanes = 1;
@@ -514,6 +526,7 @@ static void vivi_release(struct v4l2_device *v4l2_dev)
 	struct vivi_dev *vivi = container_of(v4l2_dev, struct vivi_dev,
 					     v4l2_dev);
 
+	vivi_dbg(1, vivi, "last reference gone, freeing the device\n");
 	v4l2_ctrl_handler_free(&vivi->ctrl_handler);
 	v4l2_device_unregister(&vivi->v4l2_dev);
 	mutex_destroy(&vivi->lock);
@@ -604,10 +617,20 @@ static int vivi_probe(struct platform_device *pdev)
 					   vivi_debugfs_root);
 	debugfs_create_file("stats", 0444, vivi->debugfs, vivi,
 			    &vivi_stats_fops);
+	if (fail_dev == inst) {
+		v4l2_info(&vivi->v4l2_dev, "fail_dev=%d: failing the probe\n",
+			  fail_dev);
+		ret = -EIO;
+		goto unregister;
+	}
 	v4l2_info(&vivi->v4l2_dev, "\"%s\" registered as %s\n", vdev->name,
 		  video_device_node_name(vdev));
 	return 0;
 
+unregister:
+	platform_set_drvdata(pdev, NULL);
+	debugfs_remove_recursive(vivi->debugfs);
+	vb2_video_unregister_device(vdev);
 put_dev:
 	v4l2_device_put(&vivi->v4l2_dev);
 	return ret;
@@ -714,6 +737,11 @@ static int vivi_check_params(void)
 	if (vivi_n_inputs < 1 || vivi_n_inputs > VIVI_MAX_INPUTS) {
 		pr_err("vivi: n_inputs=%u is out of range 1..%u\n",
 		       vivi_n_inputs, VIVI_MAX_INPUTS);
+		return -EINVAL;
+	}
+	if (fail_dev < -1 || fail_dev >= (int)n_devs) {
+		pr_err("vivi: fail_dev=%d is out of range -1..%u\n", fail_dev,
+		       n_devs - 1);
 		return -EINVAL;
 	}
 	if (vivi_debug > 3) {

@@ -1,0 +1,188 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * vivi-cycle - repeat a setup/teardown cycle, for the leak checks.
+ *
+ * Usage: vivi-cycle /dev/videoN stream|open COUNT
+ *
+ * stream: each cycle allocates 8 buffers (mmap, then userptr, alternating),
+ *	queues them all, STREAMON, waits for one frame and requeues it, then
+ *	tears down with buffers still queued: STREAMOFF + REQBUFS(0), or, every
+ *	third cycle, by closing the file while streaming.
+ * open: each cycle opens the node, QUERYCAP, G_FMT, closes.
+ *
+ * Prints one PASS:/FAIL: line; exits 1 on failure.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <unistd.h>
+#include <linux/videodev2.h>
+
+#define NBUF	8
+
+static int xioctl(int fd, unsigned long req, void *arg)
+{
+	int r;
+
+	do {
+		r = ioctl(fd, req, arg);
+	} while (r < 0 && errno == EINTR);
+	return r < 0 ? -errno : 0;
+}
+
+static int stream_cycle(const char *dev, int i, char *err, size_t errlen)
+{
+	enum v4l2_memory mem = i % 2 ? V4L2_MEMORY_USERPTR : V4L2_MEMORY_MMAP;
+	struct v4l2_requestbuffers rb = { .count = NBUF,
+		.type = V4L2_BUF_TYPE_VIDEO_CAPTURE, .memory = mem };
+	struct v4l2_format fmt = { .type = V4L2_BUF_TYPE_VIDEO_CAPTURE };
+	void *mem_of[NBUF] = { 0 };
+	size_t len_of[NBUF] = { 0 };
+	struct pollfd p;
+	struct v4l2_buffer b;
+	int fd, type = V4L2_BUF_TYPE_VIDEO_CAPTURE, n, r, ret = -1;
+
+	fd = open(dev, O_RDWR);
+	if (fd < 0) {
+		snprintf(err, errlen, "open: %s", strerror(errno));
+		return -1;
+	}
+	if (xioctl(fd, VIDIOC_G_FMT, &fmt) ||
+	    xioctl(fd, VIDIOC_REQBUFS, &rb) || rb.count < NBUF) {
+		snprintf(err, errlen, "REQBUFS: %s", strerror(errno));
+		goto out;
+	}
+	for (n = 0; n < NBUF; n++) {
+		memset(&b, 0, sizeof(b));
+		b.index = n;
+		b.type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
+		b.memory = mem;
+		if (xioctl(fd, VIDIOC_QUERYBUF, &b)) {
+			snprintf(err, errlen, "QUERYBUF: %s", strerror(errno));
+			goto out;
+		}
+		if (mem == V4L2_MEMORY_MMAP) {
+			len_of[n] = b.length;
+			mem_of[n] = mmap(NULL, b.length, PROT_READ, MAP_SHARED,
+					 fd, b.m.offset);
+			if (mem_of[n] == MAP_FAILED) {
+				mem_of[n] = NULL;
+				snprintf(err, errlen, "mmap: %s", strerror(errno));
+				goto out;
+			}
+		} else {
+			len_of[n] = fmt.fmt.pix.sizeimage;
+			if (posix_memalign(&mem_of[n], 4096, len_of[n])) {
+				snprintf(err, errlen, "posix_memalign failed");
+				goto out;
+			}
+			b.m.userptr = (unsigned long)mem_of[n];
+			b.length = len_of[n];
+		}
+		if (xioctl(fd, VIDIOC_QBUF, &b)) {
+			snprintf(err, errlen, "QBUF: %s", strerror(errno));
+			goto out;
+		}
+	}
+	if (xioctl(fd, VIDIOC_STREAMON, &type)) {
+		snprintf(err, errlen, "STREAMON: %s", strerror(errno));
+		goto out;
+	}
+	p.fd = fd;
+	p.events = POLLIN;
+	r = poll(&p, 1, 10000);
+	memset(&b, 0, sizeof(b));
+	b.type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
+	b.memory = mem;
+	if (r != 1 || xioctl(fd, VIDIOC_DQBUF, &b)) {
+		snprintf(err, errlen, "no frame within 10 s (poll %d, %s)", r,
+			 strerror(errno));
+		goto out;
+	}
+	if (b.flags & V4L2_BUF_FLAG_ERROR || b.bytesused != fmt.fmt.pix.sizeimage) {
+		snprintf(err, errlen, "bad frame: flags %#x bytesused %u",
+			 b.flags, b.bytesused);
+		goto out;
+	}
+	if (mem == V4L2_MEMORY_USERPTR) {
+		b.m.userptr = (unsigned long)mem_of[b.index];
+		b.length = len_of[b.index];
+	}
+	if (xioctl(fd, VIDIOC_QBUF, &b)) {
+		snprintf(err, errlen, "requeue: %s", strerror(errno));
+		goto out;
+	}
+	ret = 0;
+	/* every third cycle the close does the teardown */
+	if (i % 3 == 2)
+		goto out;
+	rb.count = 0;
+	if (xioctl(fd, VIDIOC_STREAMOFF, &type) ||
+	    xioctl(fd, VIDIOC_REQBUFS, &rb)) {
+		snprintf(err, errlen, "STREAMOFF/REQBUFS(0): %s", strerror(errno));
+		ret = -1;
+	}
+out:
+	for (n = 0; n < NBUF; n++) {
+		if (!mem_of[n])
+			continue;
+		if (mem == V4L2_MEMORY_MMAP)
+			munmap(mem_of[n], len_of[n]);
+	}
+	close(fd);
+	/* userptr pages may be freed only once the queue let go of them */
+	if (mem == V4L2_MEMORY_USERPTR)
+		for (n = 0; n < NBUF; n++)
+			free(mem_of[n]);
+	return ret;
+}
+
+static int open_cycle(const char *dev, char *err, size_t errlen)
+{
+	struct v4l2_capability cap;
+	struct v4l2_format fmt = { .type = V4L2_BUF_TYPE_VIDEO_CAPTURE };
+	int fd = open(dev, O_RDWR);
+
+	if (fd < 0) {
+		snprintf(err, errlen, "open: %s", strerror(errno));
+		return -1;
+	}
+	if (xioctl(fd, VIDIOC_QUERYCAP, &cap) || xioctl(fd, VIDIOC_G_FMT, &fmt)) {
+		snprintf(err, errlen, "QUERYCAP/G_FMT: %s", strerror(errno));
+		close(fd);
+		return -1;
+	}
+	return close(fd);
+}
+
+int main(int argc, char **argv)
+{
+	char err[200] = "";
+	int i, count, stream;
+
+	if (argc != 4 || (strcmp(argv[2], "stream") && strcmp(argv[2], "open"))) {
+		fprintf(stderr, "usage: %s /dev/videoN stream|open COUNT\n",
+			argv[0]);
+		return 2;
+	}
+	stream = !strcmp(argv[2], "stream");
+	count = atoi(argv[3]);
+	for (i = 0; i < count; i++) {
+		if (stream ? stream_cycle(argv[1], i, err, sizeof(err)) :
+			     open_cycle(argv[1], err, sizeof(err)))
+			break;
+	}
+	if (i < count) {
+		printf("FAIL: cycle: %d %s cycles: cycle %d: %s\n", count,
+		       argv[2], i, err);
+		return 1;
+	}
+	printf("PASS: cycle: %d %s cycles\n", count,
+	       stream ? "STREAMON/STREAMOFF" : "open/close");
+	return 0;
+}
