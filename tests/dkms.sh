@@ -4,7 +4,9 @@
 # install for KVER, status, remove. All DKMS state lives under $BUILD/dkms
 # (--dkmstree, --sourcetree, --installtree, a throw-away signing key) and is
 # removed afterwards; install runs with --no-depmod, so the machine's
-# /lib/modules is never touched. Prints PASS:/FAIL: lines.
+# /lib/modules is never touched. Then the README's Secure Boot signing
+# commands (a MOK made with openssl, the kernel's sign-file) on a copy of
+# vivi.ko. Prints PASS:/FAIL: lines.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 : "${KVER:?KVER not set (run through make)}" "${BUILD:?}"
@@ -81,5 +83,27 @@ if [ -e "$inst" ]; then
 	fail "remove uninstalls" "$inst is still there"
 else
 	pass "remove uninstalls"
+fi
+
+# Secure Boot: the README's commands, on a copy of the module
+mkdir -p "$t/sign"
+if [ ! -f vivi.ko ]; then
+	fail "sign: vivi.ko with a MOK" "no vivi.ko"
+elif ! openssl req -new -x509 -newkey rsa:2048 -nodes -days 36500 -sha256 \
+	-subj "/CN=vivi module signing key/" -outform DER \
+	-keyout "$t/sign/MOK.priv" -out "$t/sign/MOK.der" >>"$log" 2>&1; then
+	fail "sign: make a MOK with openssl" "$(tail -n 2 "$log" | tr '\n' ' ')"
+else
+	cp vivi.ko "$t/sign/vivi.ko"
+	run "sign: sign-file sha256 MOK.priv MOK.der vivi.ko" \
+		"/lib/modules/$KVER/build/scripts/sign-file" sha256 \
+		"$t/sign/MOK.priv" "$t/sign/MOK.der" "$t/sign/vivi.ko"
+	signer=$(modinfo -F signer "$t/sign/vivi.ko" 2>&1)
+	if [ "$signer" = "vivi module signing key" ] &&
+		tail -c 28 "$t/sign/vivi.ko" | grep -q 'Module signature appended'; then
+		pass "sign: modinfo names the MOK as signer"
+	else
+		fail "sign: modinfo names the MOK as signer" "signer '$signer'"
+	fi
 fi
 rm -rf "$t"

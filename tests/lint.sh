@@ -8,7 +8,11 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 : "${KVER:?KVER not set (run through make)}" "${KDIR:?}" "${BUILD:?}"
-srcs=(vivi*.c vivi*.h)
+# the driver sources (not kbuild's generated vivi.mod.c)
+srcs=()
+for f in vivi*.c vivi*.h; do
+	[ "${f%.mod.c}" = "$f" ] && srcs+=("$f")
+done
 rc=0
 
 # checkpatch.pl and the data files it reads from its own directory
