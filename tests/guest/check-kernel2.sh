@@ -58,7 +58,7 @@ dmesg >"$OUT/k2-vivid-dmesg.txt"
 splats=$(grep -c 'schedule_timeout: wrong timeout value' "$OUT/k2-vivid-dmesg.txt")
 traces=$(grep -c 'Call Trace' "$OUT/k2-vivid-dmesg.txt")
 other=$(bad_dmesg | grep -v 'Call Trace')
-stacks=$(grep -A 3 'Call Trace' "$OUT/k2-vivid-dmesg.txt" | grep -c 'schedule_timeout+')
+stacks=$(grep -A 4 'Call Trace' "$OUT/k2-vivid-dmesg.txt" | grep -c 'vivid_thread_vid_cap+')
 if [ -n "$other" ] || [ "$traces" -ne "$splats" ] || [ "$stacks" -ne "$splats" ]; then
 	fail "k2: vivid's kernel log has only its schedule_timeout splats" \
 		"$(bad_dmesg | head -n 3 | tr '\n' ' ')"
