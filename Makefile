@@ -85,7 +85,7 @@ DKMS_SRC ?= /usr/src
 dkms-add:
 	rm -rf $(DKMS_SRC)/vivi-$(VERSION)
 	mkdir -p $(DKMS_SRC)/vivi-$(VERSION)
-	cp dkms.conf Kbuild *.c *.h $(DKMS_SRC)/vivi-$(VERSION)/
+	cp dkms.conf Kbuild vivi_*.c vivi*.h $(DKMS_SRC)/vivi-$(VERSION)/
 	$(DKMS) add -m vivi -v $(VERSION)
 
 dkms: dkms-add

@@ -16,7 +16,7 @@ if [ ! -d "$KDIR" ]; then
 fi
 src=$PWD
 if [ $# -gt 0 ]; then
-	rm -rf "$1" && mkdir -p "$1" && cp Kbuild ./*.c ./*.h "$1"/ || exit 1
+	rm -rf "$1" && mkdir -p "$1" && cp Kbuild ./vivi_*.c ./vivi*.h "$1"/ || exit 1
 	src=$(cd "$1" && pwd)
 fi
 make -C "$KDIR" M="$src" clean >/dev/null 2>&1
