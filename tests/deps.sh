@@ -66,6 +66,9 @@ install_kernel2() {
 	(cd "$dir/debs" && apt-get "${apt[@]}" -q download "linux-image-$abi" \
 		"linux-headers-$abi" "linux-headers-${abi%-amd64}-common" \
 		"$kbuild" >/dev/null) || exit 1
+	# the image pre-depends on linux-base >= 4.12 (bookworm's point releases)
+	apt-get install -y -q --no-install-recommends linux-base \
+		initramfs-tools >/dev/null
 	dpkg -i "$dir"/debs/*.deb >/dev/null || exit 1
 	tests/kver.sh "$K2_SERIES" >/dev/null
 }
