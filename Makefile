@@ -9,19 +9,24 @@
 #   make check-full   the suite plus the long compliance matrix
 #   make fuzz         the ioctl fuzzer alone in the VM, FUZZ_SECS (600) long
 #   sudo make load    load on this machine (V4L2 core modules first)
+#   sudo make install install to /lib/modules/KVER/updates, then depmod
+#   sudo make dkms    register with DKMS (/usr/src/vivi-VERSION), build, install
+#   make lint         checkpatch --strict, kernel-doc and sparse
 
-# The running kernel's headers if present, else Debian's stock kernel, else
-# the newest installed ones (tests/kver.sh)
+# The running kernel if its headers are installed, else Debian's default
+# (linux-headers-amd64), else the newest installed headers
 KVER ?= $(shell $(CURDIR)/tests/kver.sh)
 KDIR ?= /lib/modules/$(KVER)/build
 BUILD ?= $(CURDIR)/build
-export KVER KDIR BUILD
+# the kernel the VM tests boot
+VIVI_KVER ?= $(KVER)
+export KVER KDIR BUILD VIVI_KVER
 
 # Module parameters for 'make load', e.g. make load ARGS="n_devs=2"
 ARGS ?=
 
 .PHONY: all modules strict deps run check check-full fuzz unit bench load \
-	unload clean help
+	unload install uninstall dkms dkms-add dkms-remove lint clean help
 
 all: modules
 
@@ -65,6 +70,41 @@ load: modules
 
 unload:
 	rmmod vivi
+
+# INSTALL_MOD_PATH=DIR installs into DIR/lib/modules/KVER instead. Debian's
+# headers carry neither the kernel's signing key (sign with a MOK instead,
+# see README) nor System.map (kbuild skips depmod): so no signing, and
+# depmod here.
+install: modules
+	$(MAKE) -C $(KDIR) M=$(CURDIR) INSTALL_MOD_DIR=updates \
+		CONFIG_MODULE_SIG_ALL= modules_install
+	depmod $(if $(INSTALL_MOD_PATH),-b $(INSTALL_MOD_PATH)) $(KVER)
+
+uninstall:
+	rm -f $(INSTALL_MOD_PATH)/lib/modules/$(KVER)/updates/vivi.ko*
+	depmod $(if $(INSTALL_MOD_PATH),-b $(INSTALL_MOD_PATH)) $(KVER)
+
+# DKMS: the module sources go to DKMS_SRC/vivi-VERSION. The tests point DKMS
+# and DKMS_SRC at private trees (dkms --dkmstree/--sourcetree).
+VERSION = $(shell sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' dkms.conf)
+DKMS ?= dkms
+DKMS_SRC ?= /usr/src
+
+dkms-add:
+	rm -rf $(DKMS_SRC)/vivi-$(VERSION)
+	mkdir -p $(DKMS_SRC)/vivi-$(VERSION)
+	cp dkms.conf Kbuild vivi_*.c vivi*.h $(DKMS_SRC)/vivi-$(VERSION)/
+	$(DKMS) add -m vivi -v $(VERSION)
+
+dkms: dkms-add
+	$(DKMS) install -m vivi -v $(VERSION) -k $(KVER)
+
+dkms-remove:
+	$(DKMS) remove -m vivi -v $(VERSION) --all
+	rm -rf $(DKMS_SRC)/vivi-$(VERSION)
+
+lint:
+	tests/lint.sh
 
 clean:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) clean 2>/dev/null || true

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * vivi.h - shared state of the vivi virtual capture driver
+ * The shared state of the vivi virtual capture driver
  */
 #ifndef _VIVI_H_
 #define _VIVI_H_
@@ -122,8 +122,8 @@ struct vivi_dev {
 	struct platform_device *pdev;
 	unsigned int inst;
 
-	struct mutex lock;
-	spinlock_t slock;
+	struct mutex lock;		/* ioctls and the vb2 queue */
+	spinlock_t slock;		/* what the thread shares */
 	struct list_head buf_list;
 	struct task_struct *thread;
 	bool thread_starved;

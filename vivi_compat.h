@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * vivi_compat.h - the one place where kernel version differences live
+ * The one place where kernel version differences live
  */
 #ifndef _VIVI_COMPAT_H_
 #define _VIVI_COMPAT_H_

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * vivi_gen.h - the pure test-pattern generator of vivi
+ * The pure test-pattern generator of vivi
  *
  * No locks, no allocation, no printk: the caller hands over the planes,
  * strides, format, size, frame number and settings, plus a scratch area of
@@ -14,6 +14,19 @@
 
 /**
  * enum vivi_gen_pattern - the entries of the V4L2_CID_TEST_PATTERN menu
+ * @VIVI_PAT_BARS75: 75% color bars
+ * @VIVI_PAT_BARS100: 100% color bars
+ * @VIVI_PAT_BARS_BOX: color bars with a moving box
+ * @VIVI_PAT_CHECKER: 16x16 checkerboard
+ * @VIVI_PAT_HRAMP: horizontal gray ramp
+ * @VIVI_PAT_VRAMP: vertical gray ramp
+ * @VIVI_PAT_BLACK: solid black
+ * @VIVI_PAT_WHITE: solid white
+ * @VIVI_PAT_RED: solid red
+ * @VIVI_PAT_GREEN: solid green
+ * @VIVI_PAT_BLUE: solid blue
+ * @VIVI_PAT_NOISE: noise
+ * @VIVI_PAT_COUNT: the number of patterns
  */
 enum vivi_gen_pattern {
 	VIVI_PAT_BARS75,
@@ -91,6 +104,8 @@ struct vivi_gen_frame {
 /**
  * vivi_gen_supported() - true if the generator can draw @fourcc
  * @fourcc: V4L2_PIX_FMT_*
+ *
+ * Return: true if vivi_gen_fill() can draw @fourcc
  */
 bool vivi_gen_supported(u32 fourcc);
 
@@ -100,12 +115,16 @@ bool vivi_gen_supported(u32 fourcc);
  *
  * False for RGB and Bayer (sRGB, full range) and for GREY/Y16 (BT.601 luma,
  * full range).
+ *
+ * Return: true for the Y'CbCr formats
  */
 bool vivi_gen_is_yuv(u32 fourcc);
 
 /**
  * vivi_gen_scratch_size() - bytes of scratch vivi_gen_fill() needs
  * @width: the widest frame that will be drawn
+ *
+ * Return: the size in bytes
  */
 size_t vivi_gen_scratch_size(u32 width);
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * vivi_ioctl.c - V4L2 ioctls, controls and file operations of vivi
+ * The V4L2 ioctls, controls and file operations of vivi
  */
 
 #include <linux/kernel.h>
@@ -115,6 +115,8 @@ static bool vivi_size_offered(u32 width, u32 height)
 /**
  * vivi_fps_x10() - ten times the frames per second of an interval, rounded
  * @tpf: the frame interval
+ *
+ * Return: the rate in frames per second, 0 for a zero interval
  */
 u32 vivi_fps_x10(const struct v4l2_fract *tpf)
 {

@@ -2,7 +2,7 @@
 /*
  * vivi - a virtual V4L2 capture device that serves test patterns
  *
- * vivi_main.c: module parameters, device registration, the vb2 queue and
+ * This file: module parameters, device registration, the vb2 queue and
  * the generator thread.
  */
 

@@ -8,6 +8,7 @@ cd "$(dirname "$0")/.."
 : "${KVER:?KVER not set (run through make)}" "${BUILD:?}"
 mkdir -p "$BUILD"
 full=0 timeout=1800
+K2_SERIES=${VIVI_K2_SERIES:-6.12} # keep in step with tests/deps.sh
 if [ "${1:-}" = full ]; then
 	full=1 timeout=14400
 fi
@@ -24,6 +25,42 @@ build_tools() {
 	cp tests/guest/*.py "$BUILD/tools/"
 }
 
+# make install into $BUILD/modroot, with the kernel's own modules symlinked
+# in, so that modprobe -d in the VM (check-install) finds vivi and its
+# dependencies as it would in /lib/modules
+install_tree() {
+	local mr=$BUILD/modroot d
+	d=$mr/lib/modules/$KVER
+	rm -rf "$mr" && mkdir -p "$d" || return 1
+	ln -s "/lib/modules/$KVER/kernel" "$d/kernel"
+	cp /lib/modules/"$KVER"/modules.{order,builtin,builtin.modinfo} "$d/"
+	if ! make -s install INSTALL_MOD_PATH="$mr" >"$BUILD/install.log" 2>&1; then
+		echo "FAIL: install: make install INSTALL_MOD_PATH: $(tail -n 2 "$BUILD/install.log" | tr '\n' ' ')"
+	elif ! grep -q '^updates/vivi.ko: .*kernel/drivers/media/v4l2-core/videodev.ko' "$d/modules.dep"; then
+		echo "FAIL: install: depmod: modules.dep has no updates/vivi.ko with videodev"
+	else
+		echo "PASS: install: make install INSTALL_MOD_PATH, depmod resolves videodev"
+	fi
+}
+
+# The second kernel (6.12 from bookworm-backports, installed by deps.sh):
+# strict build into $BUILD/k2/src, then a VM boot of that kernel running
+# check-kernel2.sh
+kernel2() {
+	local k2 vmout="$BUILD/vm-k2"
+	if ! k2=$(tests/kver.sh "$K2_SERIES"); then
+		echo "FAIL: kernel2: no $K2_SERIES kernel with headers installed (make deps installs it)"
+		return
+	fi
+	KVER=$k2 KDIR=/lib/modules/$k2/build tests/build-strict.sh "$BUILD/k2/src" ||
+		return
+	rm -rf "$vmout"
+	mkdir -p "$vmout"
+	VIVI_OUT="$vmout" VIVI_BUILD="$BUILD" VIVI_KO="$BUILD/k2/src/vivi.ko" \
+		tests/vm/vm.sh -k "$k2" -m 2G -t 900 "$vmout" \
+		tests/guest/check-kernel2.sh
+}
+
 run_all() {
 	local vmout="$BUILD/vm-check"
 
@@ -31,6 +68,9 @@ run_all() {
 	if [ -d tests/unit ]; then
 		make -s -C tests/unit
 	fi
+	VIVI_LINT_SPARSE=0 tests/lint.sh # the strict build ran sparse
+	tests/dkms.sh
+	install_tree
 	if build_tools; then
 		echo "PASS: build: test tools"
 	else
@@ -44,6 +84,7 @@ run_all() {
 	mkdir -p "$vmout"
 	VIVI_OUT="$vmout" VIVI_BUILD="$BUILD" VIVI_FULL=$full \
 		tests/vm/vm.sh -k "$KVER" -m 2G -t "$timeout" "$vmout" tests/guest/check-all.sh
+	kernel2
 }
 
 run_all 2>&1 | tee "$log"

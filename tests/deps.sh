@@ -9,7 +9,12 @@ pkgs=(
 	qemu-system-x86 busybox-static
 	v4l-utils ffmpeg python3 python3-pil
 	gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good
+	dkms linux-source-6.1 pahole
 )
+# The second kernel the suite builds for and boots: the newest of this series
+# in Debian bookworm-backports (see install_kernel2)
+K2_SERIES=6.12
+cd "$(dirname "$0")/.."
 missing=()
 for p in "${pkgs[@]}"; do
 	if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null |
@@ -17,13 +22,54 @@ for p in "${pkgs[@]}"; do
 		missing+=("$p")
 	fi
 done
-[ ${#missing[@]} -eq 0 ] && exit 0
-if [ "$(id -u)" -ne 0 ]; then
-	echo "deps: missing packages: ${missing[*]}" >&2
-	echo "deps: run as root, or: sudo apt-get install ${missing[*]}" >&2
-	exit 1
-fi
-echo "deps: installing ${missing[*]}"
 export DEBIAN_FRONTEND=noninteractive
-apt-get update -q >/dev/null
-apt-get install -y -q --no-install-recommends "${missing[@]}" >/dev/null
+if [ ${#missing[@]} -gt 0 ]; then
+	if [ "$(id -u)" -ne 0 ]; then
+		echo "deps: missing packages: ${missing[*]}" >&2
+		echo "deps: run as root, or: sudo apt-get install ${missing[*]}" >&2
+		exit 1
+	fi
+	echo "deps: installing ${missing[*]}"
+	apt-get update -q >/dev/null
+	apt-get install -y -q --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+# The backports kernel (image, headers, kbuild) through a private apt source
+# list, state and cache under build/, so the machine's own sources stay as
+# they are; then dpkg -i. Its dependencies (kmod, linux-base, initramfs-tools,
+# gcc-12, pahole) come from bookworm.
+install_kernel2() {
+	local dir=${BUILD:-$PWD/build}/backports apt abi kbuild
+	tests/kver.sh "$K2_SERIES" >/dev/null && return 0
+	if [ "$(id -u)" -ne 0 ]; then
+		echo "deps: no $K2_SERIES kernel; run as root to install it" >&2
+		exit 1
+	fi
+	mkdir -p "$dir/lists/partial" "$dir/parts" "$dir/cache" "$dir/debs"
+	echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg]" \
+		"http://deb.debian.org/debian bookworm-backports main" \
+		> "$dir/sources.list"
+	apt=(-o "Dir::Etc::sourcelist=$dir/sources.list"
+		-o "Dir::Etc::sourceparts=$dir/parts"
+		-o "Dir::State::Lists=$dir/lists" -o "Dir::Cache=$dir/cache"
+		-o APT::Sandbox::User=root)
+	apt-get "${apt[@]}" -q update >/dev/null
+	# the newest ABI, e.g. 6.12.95+deb12-amd64
+	abi=$(apt-cache "${apt[@]}" pkgnames "linux-headers-$K2_SERIES." |
+		sed -n "s/^linux-headers-\(${K2_SERIES//./\\.}\.[0-9]*+[^-]*-amd64\)$/\1/p" |
+		sort -V | tail -n 1)
+	[ -n "$abi" ] || { echo "deps: no $K2_SERIES kernel in backports" >&2; exit 1; }
+	kbuild=$(apt-cache "${apt[@]}" show "linux-headers-$abi" |
+		grep -o 'linux-kbuild-[^ ,]*' | head -n 1)
+	echo "deps: installing Linux $abi from bookworm-backports"
+	rm -f "$dir"/debs/*.deb
+	(cd "$dir/debs" && apt-get "${apt[@]}" -q download "linux-image-$abi" \
+		"linux-headers-$abi" "linux-headers-${abi%-amd64}-common" \
+		"$kbuild" >/dev/null) || exit 1
+	# the image pre-depends on linux-base >= 4.12 (bookworm's point releases)
+	apt-get install -y -q --no-install-recommends linux-base \
+		initramfs-tools >/dev/null
+	dpkg -i "$dir"/debs/*.deb >/dev/null || exit 1
+	tests/kver.sh "$K2_SERIES" >/dev/null
+}
+install_kernel2

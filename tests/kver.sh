@@ -1,18 +1,31 @@
-#!/bin/sh
+#!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# The kernel version to build and test against: the running kernel if its
-# headers are installed, else the one Debian's linux-headers-amd64 points at
-# (the distribution's stock kernel, even when a backports kernel is also
-# installed), else the newest installed headers.
-k=$(uname -r)
-if [ -d "/lib/modules/$k/build" ]; then
-	echo "$k"
-	exit 0
+# Print the kernel version to build and test against.
+#
+#   tests/kver.sh         the main kernel: the running one if its headers are
+#                         installed, else the one Debian's linux-headers-amd64
+#                         points to, else the newest installed headers
+#   tests/kver.sh SERIES  the newest kernel of SERIES (e.g. 6.12) with both
+#                         headers and /boot/vmlinuz; status 1 if there is none
+set -uo pipefail
+
+if [ $# -gt 0 ]; then
+	for d in $(ls -d /lib/modules/"$1".*/build 2>/dev/null | sort -rV); do
+		v=$(cut -d/ -f4 <<<"$d")
+		if [ -e "/boot/vmlinuz-$v" ]; then
+			echo "$v"
+			exit 0
+		fi
+	done
+	exit 1
 fi
-k=$(dpkg-query -W -f='${Depends}' linux-headers-amd64 2>/dev/null |
-	sed -n 's/^linux-headers-\([^ ,]*\).*/\1/p')
-if [ -n "$k" ] && [ -d "/lib/modules/$k/build" ]; then
-	echo "$k"
-	exit 0
+v=$(uname -r)
+if [ ! -d "/lib/modules/$v/build" ]; then
+	v=$(dpkg-query -W -f='${Depends}' linux-headers-amd64 2>/dev/null |
+		sed -n 's/^linux-headers-\([^ ,]*\).*/\1/p')
 fi
-ls -d /lib/modules/*/build 2>/dev/null | sort -V | tail -n 1 | cut -d/ -f4
+if [ -z "$v" ] || [ ! -d "/lib/modules/$v/build" ]; then
+	v=$(ls -d /lib/modules/*/build 2>/dev/null | sort -V | tail -n 1 |
+		cut -d/ -f4)
+fi
+[ -n "$v" ] && echo "$v"

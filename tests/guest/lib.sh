@@ -4,7 +4,7 @@
 SRC=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 OUT=${VIVI_OUT:?VIVI_OUT: the writable results folder}
 TOOLS=${VIVI_BUILD:?VIVI_BUILD: the build folder}/tools
-KO=$SRC/vivi.ko
+KO=${VIVI_KO:-$SRC/vivi.ko}
 GUEST=$SRC/tests/guest
 export PATH="$TOOLS:$PATH"
 

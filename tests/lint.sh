@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# make lint: checkpatch.pl --strict, kernel-doc and sparse over the driver
+# sources. checkpatch comes from Debian's linux-source-6.1 (tests/deps.sh
+# installs it), extracted once into $BUILD/checkpatch. Prints one PASS:/FAIL:
+# line per tool. VIVI_LINT_SPARSE=0 leaves sparse out (make check: the strict
+# build already ran it).
+set -uo pipefail
+cd "$(dirname "$0")/.."
+: "${KVER:?KVER not set (run through make)}" "${KDIR:?}" "${BUILD:?}"
+# the driver sources (not kbuild's generated vivi.mod.c)
+srcs=()
+for f in vivi*.c vivi*.h; do
+	[ "${f%.mod.c}" = "$f" ] && srcs+=("$f")
+done
+rc=0
+
+# checkpatch.pl and the data files it reads from its own directory
+tarball=$(ls /usr/src/linux-source-*.tar.xz 2>/dev/null | sort -V | tail -n 1)
+cp_dir=$BUILD/checkpatch
+checkpatch=$cp_dir/scripts/checkpatch.pl
+if [ -n "$tarball" ] && [ ! "$checkpatch" -nt "$tarball" ]; then
+	rm -rf "$cp_dir" && mkdir -p "$cp_dir"
+	top=$(basename "$tarball" .tar.xz)
+	tar -xJf "$tarball" -C "$cp_dir" --strip-components=1 \
+		"$top/scripts/checkpatch.pl" "$top/scripts/spelling.txt" \
+		"$top/scripts/const_structs.checkpatch" && touch "$checkpatch"
+fi
+if [ ! -x "$checkpatch" ]; then
+	echo "FAIL: lint: checkpatch: no checkpatch.pl (apt-get install linux-source-6.1)"
+	rc=1
+else
+	# one run per file, with that file's exceptions from tests/lint-ignore
+	out=
+	for f in "${srcs[@]}"; do
+		ign=$(sed -n "s/^$f \([A-Z_,]*\) *#.*/\1/p" tests/lint-ignore)
+		out+=$("$checkpatch" --strict --no-tree --terse --show-types \
+			${ign:+--ignore "$ign"} -f "$f" 2>&1)$'\n'
+	done
+	n=$(grep -cE ': (ERROR|WARNING|CHECK):' <<<"$out")
+	if [ "$n" -eq 0 ]; then
+		echo "PASS: lint: checkpatch --strict (${#srcs[@]} files)"
+	else
+		echo "FAIL: lint: checkpatch --strict: $n problems"
+		grep -E ': (ERROR|WARNING|CHECK):' <<<"$out" | head -n 30 |
+			sed 's/^/    /'
+		rc=1
+	fi
+fi
+
+# kernel-doc: every documented function and struct matches its comment
+out=$("$KDIR/scripts/kernel-doc" -none -v "${srcs[@]}" 2>&1)
+if grep -qE 'warning|error' <<<"$out"; then
+	echo "FAIL: lint: kernel-doc: $(grep -cE 'warning|error' <<<"$out") problems"
+	grep -E 'warning|error' <<<"$out" | head -n 20 | sed 's/^/    /'
+	rc=1
+else
+	echo "PASS: lint: kernel-doc -none -v ($(grep -c 'Scanning doc for' <<<"$out") documented items)"
+fi
+
+if [ "${VIVI_LINT_SPARSE:-1}" != 0 ]; then
+	tests/build-strict.sh "$BUILD/lint-src" || rc=1
+fi
+exit "$rc"
