@@ -7,6 +7,7 @@
 #   make run          build, boot a VM, capture from vivi into out/
 #   make check        the whole test suite (installs what it needs)
 #   make check-full   the suite plus the long compliance matrix
+#   make bench-vm     vivi against vivid in the VM: docs/benchmarks.md
 #   sudo make load    load on this machine (V4L2 core modules first)
 
 # The running kernel's headers if present, else the newest installed ones
@@ -20,8 +21,8 @@ export KVER KDIR BUILD
 # Module parameters for 'make load', e.g. make load ARGS="n_devs=2"
 ARGS ?=
 
-.PHONY: all modules strict deps run check check-full unit bench load unload \
-	clean help
+.PHONY: all modules strict deps run check check-full unit bench bench-vm \
+	load unload clean help
 
 all: modules
 
@@ -51,6 +52,11 @@ unit:
 
 bench:
 	$(MAKE) -C tests/unit bench
+
+# vivi and vivid side by side in one VM boot; writes docs/benchmarks.md and
+# docs/bench-interval.png (a benchmark: not part of check)
+bench-vm: deps
+	tests/bench/bench-vm.sh
 
 load: modules
 	modprobe -a videodev videobuf2-common videobuf2-v4l2 videobuf2-vmalloc

@@ -17,7 +17,7 @@ t0=$(date +%s)
 build_tools() {
 	local src
 	mkdir -p "$BUILD/tools"
-	for src in tests/tools/*.c; do
+	for src in tests/tools/*.c tests/bench/*.c; do
 		gcc -O2 -g -Wall -Wextra -Werror -pthread -o \
 			"$BUILD/tools/$(basename "$src" .c)" "$src" || return 1
 	done
