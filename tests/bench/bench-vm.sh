@@ -26,7 +26,7 @@ mkdir -p "$out"
 # every allocation and the boot, see tests/vm/README.md).
 rc=0
 VIVI_OUT="$out" VIVI_BUILD="$BUILD" VIVI_VM_DEBUGOPTS=${VIVI_VM_DEBUGOPTS-} \
-	tests/vm/vm.sh -m 2G -t "${VIVI_BENCH_TIMEOUT:-1500}" "$out" \
+	tests/vm/vm.sh -k "$KVER" -m 2G -t "${VIVI_BENCH_TIMEOUT:-1500}" "$out" \
 	tests/bench/guest-bench.sh || rc=$?
 if [ "$rc" -ne 0 ]; then
 	echo "bench-vm: the VM run failed (status $rc); results so far in $out" >&2

@@ -169,15 +169,19 @@ def plot(res, name, png):
                 c = line.strip().split(",")
                 if "nan" in (c[4], c[5]):
                     continue
-                o.write(f"{float(c[2]) / 1e6:.6f} {float(c[4]) / 1e3:.4f} {float(c[5]) / 1e3:.4f}\n")
+                # ms, at least 1 us: the axis is logarithmic
+                e = [max(float(v) / 1e3, 0.001) for v in (c[4], c[5])]
+                o.write(f"{float(c[2]) / 1e6:.6f} {e[0]:.4f} {e[1]:.4f}\n")
         dats[drv] = dat
     script = f"""
-set terminal pngcairo size 1000,700 font ",10"
+set terminal pngcairo size 1000,700 font ",10" noenhanced
 set output "{png}"
+set logscale y
+set format y "%g"
 set multiplot layout 2,1 title "Frame-interval error |interval - nominal|, YUYV 640x360 at 30 fps (make bench-vm)"
 set grid
 set key top right
-set ylabel "ms"
+set ylabel "ms (log scale)"
 set title "from buffer timestamps"
 plot "{dats['vivi']}" using 1:2 with linespoints pt 7 ps 0.4 lc rgb "#1f77b4" title "vivi", \\
      "{dats['vivid']}" using 1:2 with linespoints pt 7 ps 0.4 lc rgb "#d62728" title "vivid"
@@ -242,10 +246,10 @@ def main():
         t.append(f"| p99 dequeue-interval error, YUYV 640x360@30 (ms) | {fmt(a, digits=3)} | "
                  f"{fmt(b, digits=3)} | {fmt_ratio(r)} | <= 0.25x | {verdict(r, 0.25)} |")
     r = ratio(*sc)
+    met = "n/a" if None in sc else ("**met**" if sc[0] >= sc[1] else "**missed**")
     t.append(f"| concurrent 640x360@30 YUYV streams, no drops for "
              f"{scale['vivi'].get('scale_secs', '?')} s (of {scale['vivi'].get('scale_max', '?')}) | "
-             f"{fmt(sc[0], digits=0)} | {fmt(sc[1], digits=0)} | {fmt_ratio(r)} | >= 1x | "
-             f"{verdict(r, 1.0, le=False)} |")
+             f"{fmt(sc[0], digits=0)} | {fmt(sc[1], digits=0)} | {fmt_ratio(r)} | >= 1x | {met} |")
 
     def idle_text(d):
         if not d:
@@ -304,13 +308,15 @@ def main():
           f"Concurrent YUYV 640x360@30 streams from one process (poll over all "
           f"nodes), {scale['vivi'].get('scale_secs', '?')} s each; a count is "
           "sustained when every stream has no sequence gap and delivers at least "
-          "98% of the nominal frames. Search: doubling, then bisection.", "",
+          "98% of the nominal frames; a failed count is tried again, up to "
+          f"{scale['vivi'].get('scale_tries', '?')} tries. Search: doubling, then bisection.", "",
           "| streams | vivi | vivid |", "| ---: | --- | --- |"]
     tried = set()
     for d in DRIVERS:
         for fn in os.listdir(res):
-            if fn.startswith(f"scale-{d}-") and fn.endswith(".txt"):
-                tried.add(int(fn[len(f"scale-{d}-"):-4]))
+            k = fn[len(f"scale-{d}-"):-4]
+            if fn.startswith(f"scale-{d}-") and fn.endswith(".txt") and k.isdigit():
+                tried.add(int(k))
     for k in sorted(tried):
         cells = []
         for d in DRIVERS:
@@ -322,7 +328,8 @@ def main():
                         if kk.endswith("dropped") and v.replace(".", "").isdigit())
             cpu = num(s, "cpu_ns_per_frame")
             cells.append(f"{s.get('streams_ok', '?')}/{k} ok, {drops} dropped, "
-                         f"{fmt(None if cpu is None else cpu / 1e6, digits=3)} ms CPU/frame")
+                         f"{fmt(None if cpu is None else cpu / 1e6, digits=3)} ms CPU/frame"
+                         f" (try {s.get('tries_used', '1')})")
         t.append(f"| {k} | {cells[0]} | {cells[1]} |")
     t += ["", f"Sustained: vivi {fmt(sc[0], digits=0)}, vivid {fmt(sc[1], digits=0)}.", ""]
 
