@@ -17,8 +17,10 @@ make -s modules >"$BUILD/bench-build.log" 2>&1 || {
 	exit 1
 }
 mkdir -p "$BUILD/tools"
-gcc -O2 -g -Wall -Wextra -Werror -pthread -o "$BUILD/tools/vivi-bench" \
-	tests/bench/vivi-bench.c
+for src in tests/bench/vivi-bench.c tests/tools/vivi-timing.c; do
+	gcc -O2 -g -Wall -Wextra -Werror -pthread -o \
+		"$BUILD/tools/$(basename "$src" .c)" "$src"
+done
 rm -rf "$out"
 mkdir -p "$out"
 

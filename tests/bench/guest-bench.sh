@@ -13,7 +13,8 @@
 #   VIVI_BENCH_SCALE_SECS / VIVI_BENCH_SCALE_MAX   scale test (10 s, 16)
 #   VIVI_BENCH_SCALE_TRIES  tries before a stream count counts as failed (2)
 #   VIVI_BENCH_PROFILE  perf profiles (cpu-clock, samples of the generator
-#                       threads by symbol): FOURCC:WxH:FPS:FRAMES ..., or 1
+#                       threads by symbol, as % of all samples):
+#                       FOURCC:WxH:FPS:FRAMES ..., or 1
 #                       for YUYV at 640x360@30 and 1920x1080@5; default off
 set -u
 . "$(dirname "$0")/../guest/lib.sh"
@@ -130,6 +131,9 @@ for drv in vivi vivid; do
 done
 
 for k in $(seq "$REPEAT"); do
+	# the platform's floor: a plain process sleeping to absolute deadlines
+	vivi-timing -B -r 30 -n 300 >"$R/floor.$k.txt" 2>&1
+	log "floor: $(grep -E '^sleep_(err|late)_us_p99=' "$R/floor.$k.txt" | tr '\n' ' ')"
 	for cfg in $CONFIGS; do
 		IFS=: read -r name fcc size rate frames <<<"$cfg"
 		for drv in vivi vivid; do
@@ -156,9 +160,10 @@ if [ "$PROFILE" != 0 ] && command -v perf >/dev/null; then
 				vivi-bench -k "${KPAT[$drv]}" -i "${INPUT[$drv]}" \
 				-f "$fcc" -s "$size" -r "$rate" -n "$frames" \
 				"${DEV[$drv]}" >"$f.run" 2>&1
-			perf report -q --stdio --sort comm,sym -i /tmp/perf.data \
-				2>/dev/null | grep -E "vivi-[0-9]|vivid-[0-9]*-vid-cap" |
-				head -n 30 >"$f"
+			# perf may name a kthread after its parent (kthreadd)
+			perf report -q --stdio --sort sym -i /tmp/perf.data \
+				--tid "$(sed -n 's/^thread_pids=//p' "$f.run")" \
+				2>/dev/null | grep -v '^$' | head -n 30 >"$f"
 			log "$drv profile $p: $(head -n 4 "$f" | tr -s ' ' | tr '\n' ';')"
 		done
 	done

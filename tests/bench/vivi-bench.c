@@ -745,7 +745,10 @@ int main(int argc, char **argv)
 		uint64_t n = at_c1 - at_c0;
 		long hz = sysconf(_SC_CLK_TCK);
 
-		printf("threads=%u\n", nthr);
+		printf("threads=%u\nthread_pids=", nthr);
+		for (i = 0; i < nthr; i++)
+			printf("%s%d", i ? "," : "", thr[i].pid);
+		printf("\n");
 		printf("cpu_frames=%llu\n", (unsigned long long)n);
 		printf("cpu_ns=%llu\n",
 		       (unsigned long long)(c1.run_ns - c0.run_ns));
