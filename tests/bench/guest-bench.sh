@@ -66,6 +66,7 @@ load_drivers() {
 	fi
 	insmod "$KO" n_devs="$1" || return 1
 	log "vivi loaded"
+	# shellcheck disable=SC2086 # VIVID_ARGS is a list of parameters
 	modprobe vivid n_devs="$1" $VIVID_ARGS || return 1
 	log "vivid loaded"
 	udev_settle
@@ -172,7 +173,7 @@ fi
 # scale: the most concurrent 640x360@30 YUYV streams with no drops
 log "scale: vivi n_devs=$SCALE_MAX, vivid n_devs=$SCALE_MAX $VIVID_ARGS"
 load_drivers "$SCALE_MAX" || { echo "bench: cannot load $SCALE_MAX devices"; exit 1; }
-for i in $(seq 50); do
+for _ in $(seq 50); do
 	[ "$(nodes vivi | wc -l)" -ge "$SCALE_MAX" ] &&
 		[ "$(nodes vivid | wc -l)" -ge "$SCALE_MAX" ] && break
 	sleep 0.1
