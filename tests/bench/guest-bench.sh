@@ -17,6 +17,7 @@
 #                       FOURCC:WxH:FPS:FRAMES ..., or 1
 #                       for YUYV at 640x360@30 and 1920x1080@5; default off
 set -u
+# shellcheck source=tests/guest/lib.sh
 . "$(dirname "$0")/../guest/lib.sh"
 
 CONFIGS=${VIVI_BENCH_CONFIGS:-"yuyv-640x360-30:YUYV:640x360:30:300 yuyv-1280x720-12.5:YUYV:1280x720:12.5:60 yuyv-1920x1080-5:YUYV:1920x1080:5:60 yu12-640x360-30:YU12:640x360:30:300"}
@@ -74,8 +75,7 @@ load_drivers() {
 
 # no udev in the VM: devtmpfs creates the nodes; wait until they exist
 udev_settle() {
-	local i
-	for i in $(seq 50); do
+	for _ in $(seq 50); do
 		[ "$(nodes vivi | wc -l)" -ge 1 ] && [ "$(nodes vivid | wc -l)" -ge 1 ] && return 0
 		sleep 0.1
 	done
@@ -222,10 +222,12 @@ for drv in vivi vivid; do
 		k=$(((good + bad) / 2))
 		if scale_try "$drv" "$k"; then good=$k; else bad=$k; fi
 	done
-	echo "scale_max=$SCALE_MAX" >"$R/scale-$drv.txt"
-	echo "scale_secs=$SCALE_SECS" >>"$R/scale-$drv.txt"
-	echo "scale_tries=$SCALE_TRIES" >>"$R/scale-$drv.txt"
-	echo "sustained=$good" >>"$R/scale-$drv.txt"
+	{
+		echo "scale_max=$SCALE_MAX"
+		echo "scale_secs=$SCALE_SECS"
+		echo "scale_tries=$SCALE_TRIES"
+		echo "sustained=$good"
+	} >"$R/scale-$drv.txt"
 	log "$drv scale: $good concurrent streams sustained"
 done
 rmmod vivid
