@@ -37,7 +37,7 @@
  * nominal_us, fps (delivered, from buffer timestamps), ts_err_us_p50/p99/
  * max, dq_err_us_p50/p99/max (|interval - dseq * nominal| of consecutive
  * frames) and ok (no drops, no errors, and with -d at least 98% of the
- * nominal frames). Totals: streams, streams_ok, threads, cpu_ns_per_frame,
+ * nominal frames, less one for the start). Totals: streams, streams_ok, threads, cpu_ns_per_frame,
  * cpu_stat_ms, wakeups_per_frame.
  * Exits 0 when the run completed (drops are reported, not errors), 1 on
  * any error (message on stderr).
@@ -518,7 +518,7 @@ static int report_dev(struct dev *d, const char *pfx, double secs,
 		      (d->r[d->n - 1].ts_ns - d->r[0].ts_ns);
 	ok = !gaps && !back && !d->errors && d->n >= 2;
 	/* with -d: the stream kept up with the nominal rate */
-	if (secs > 0 && d->n < 0.98 * secs * 1e9 / nominal)
+	if (secs > 0 && d->n + 1 < 0.98 * secs * 1e9 / nominal)
 		ok = 0;
 	printf("%sframes=%u\n", pfx, d->n);
 	printf("%sseq_first=%u\n%sseq_last=%u\n", pfx,
