@@ -37,8 +37,8 @@
  * nominal_us, fps (delivered, from buffer timestamps), ts_err_us_p50/p99/
  * max, dq_err_us_p50/p99/max (|interval - dseq * nominal| of consecutive
  * frames) and ok (no drops, no errors, and with -d at least 98% of the
- * nominal frames, less one for the start). Totals: streams, streams_ok, threads, cpu_ns_per_frame,
- * cpu_stat_ms, wakeups_per_frame.
+ * nominal frames, less one for the start). Totals: streams, streams_ok,
+ * threads, thread_pids, cpu_ns_per_frame, cpu_stat_ms, wakeups_per_frame.
  * Exits 0 when the run completed (drops are reported, not errors), 1 on
  * any error (message on stderr).
  */
