@@ -8,6 +8,7 @@
 #   make check        the whole test suite (installs what it needs)
 #   make check-full   the suite plus the long compliance matrix
 #   make fuzz         the ioctl fuzzer alone in the VM, FUZZ_SECS (600) long
+#   make bench-vm     vivi against vivid in the VM: docs/benchmarks.md
 #   sudo make load    load on this machine (V4L2 core modules first)
 #   sudo make install install to /lib/modules/KVER/updates, then depmod
 #   sudo make dkms    register with DKMS (/usr/src/vivi-VERSION), build, install
@@ -25,8 +26,8 @@ export KVER KDIR BUILD VIVI_KVER
 # Module parameters for 'make load', e.g. make load ARGS="n_devs=2"
 ARGS ?=
 
-.PHONY: all modules strict deps run check check-full fuzz unit bench load \
-	unload install uninstall dkms dkms-add dkms-remove lint clean help
+.PHONY: all modules strict deps run check check-full fuzz unit bench bench-vm \
+	load unload install uninstall dkms dkms-add dkms-remove lint clean help
 
 all: modules
 
@@ -63,6 +64,11 @@ unit:
 
 bench:
 	$(MAKE) -C tests/unit bench
+
+# vivi and vivid side by side in one VM boot; writes docs/benchmarks.md and
+# docs/bench-interval.png (a benchmark: not part of check)
+bench-vm: deps
+	tests/bench/bench-vm.sh
 
 load: modules
 	modprobe -a videodev videobuf2-common videobuf2-v4l2 videobuf2-vmalloc

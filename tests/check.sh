@@ -18,7 +18,7 @@ t0=$(date +%s)
 build_tools() {
 	local src
 	mkdir -p "$BUILD/tools"
-	for src in tests/tools/*.c tests/fuzz/*.c; do
+	for src in tests/tools/*.c tests/fuzz/*.c tests/bench/*.c; do
 		gcc -O2 -g -Wall -Wextra -Werror -pthread -o \
 			"$BUILD/tools/$(basename "$src" .c)" "$src" || return 1
 	done
