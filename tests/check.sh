@@ -43,7 +43,7 @@ run_all() {
 	rm -rf "$vmout"
 	mkdir -p "$vmout"
 	VIVI_OUT="$vmout" VIVI_BUILD="$BUILD" VIVI_FULL=$full \
-		tests/vm/vm.sh -m 2G -t "$timeout" "$vmout" tests/guest/check-all.sh
+		tests/vm/vm.sh -m 3G -t "$timeout" "$vmout" tests/guest/check-all.sh
 }
 
 run_all 2>&1 | tee "$log"
