@@ -9,7 +9,7 @@ pkgs=(
 	qemu-system-x86 busybox-static
 	v4l-utils ffmpeg python3 python3-pil
 	gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good
-	python3-opencv chromium
+	python3-opencv chromium strace
 )
 missing=()
 for p in "${pkgs[@]}"; do
