@@ -83,7 +83,7 @@ run_all() {
 	rm -rf "$vmout"
 	mkdir -p "$vmout"
 	VIVI_OUT="$vmout" VIVI_BUILD="$BUILD" VIVI_FULL=$full \
-		tests/vm/vm.sh -k "$KVER" -m 2G -t "$timeout" "$vmout" tests/guest/check-all.sh
+		tests/vm/vm.sh -k "$KVER" -m 3G -t "$timeout" "$vmout" tests/guest/check-all.sh
 	kernel2
 }
 

@@ -5,7 +5,7 @@
 # those (for working on one stage: make check VIVI_STAGES=...).
 set -u
 dir=$(dirname "$0")
-stages="check-install check-base check-formats check-apps check-gen check-robust"
+stages="check-install check-base check-formats check-apps check-gen check-clients check-robust"
 [ "${VIVI_FULL:-0}" = 1 ] && stages="$stages check-full"
 stages=${VIVI_STAGES:-$stages}
 for stage in $stages; do

@@ -1,0 +1,272 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# VM stage: real clients (v4l2-ctl, ffmpeg, GStreamer, OpenCV, Chromium)
+# capture from vivi; each checks the frame count, the size and the 75% bars
+# of what it got (clients.py). Runs inside the guest; prints PASS:/FAIL:.
+set -u
+. "$(dirname "$0")/lib.sh"
+
+# every format, in the order vivi offers them
+ALL_FORMATS="YUYV UYVY YVYU VYUY YU12 YV12 422P RGB3 BGR3 BX24 XR24 RGBP RGBR XR15 GREY Y16 BA81 GBRG GRBG RGGB NV12 NV21 NV16 NV61"
+# every size with its number of frame intervals
+SIZES="160x120:9 320x240:9 640x360:9 640x480:9 800x600:9 1024x768:9 1280x720:9 1920x1080:8 2560x1440:6 3840x2160:6"
+PATTERNS="75% Color Bars|100% Color Bars|Color Bars with Moving Box|Checkerboard 16x16|Horizontal Gray Ramp|Vertical Gray Ramp|Solid Black|Solid White|Solid Red|Solid Green|Solid Blue|Noise|"
+
+check "clients: V4L2 core modules load" core_modules
+check "clients: load vivi" load_vivi n_devs=1
+D=$(vivi_node 0) || D=/dev/video0
+
+# expect NAME TEXT REGEX...: PASS if every extended regex matches a line
+expect() {
+	local name=$1 text=$2 re missing=()
+	shift 2
+	for re in "$@"; do
+		grep -qE -- "$re" <<<"$text" || missing+=("$re")
+	done
+	if [ ${#missing[@]} -eq 0 ]; then
+		pass "$name"
+	else
+		fail "$name" "missing: ${missing[*]:0:3}"
+	fi
+}
+
+stage_start "v4l2-ctl"
+all=$(v4l2-ctl -d "$D" --all 2>&1)
+expect "v4l2-ctl --all: device, format, rate and input" "$all" \
+	"Driver name *: vivi\$" "Card type *: vivi 0\$" \
+	"Bus info *: platform:vivi-0\$" "Width/Height *: 640/480\$" \
+	"Pixel Format *: 'YUYV'" "Bytes per Line *: 1280\$" \
+	"Size Image *: 614400\$" "Frames per second: 30.000 \(30/1\)" \
+	"Video input *: 0 \(Camera 0"
+expect "v4l2-ctl --all: every control at its default" "$all" \
+	"brightness .*: min=0 max=255 step=1 default=128 value=128" \
+	"contrast .*: min=0 max=255 step=1 default=128 value=128" \
+	"saturation .*: min=0 max=255 step=1 default=128 value=128" \
+	"hue .*: min=-180 max=180 step=1 default=0 value=0" \
+	"horizontal_flip .*\(bool\) *: default=0 value=0" \
+	"vertical_flip .*\(bool\) *: default=0 value=0" \
+	"osd_text .*\(menu\) *: min=0 max=2 default=0 value=0" \
+	"motion_speed .*\(int\) *: min=0 max=64 step=1 default=0 value=0" \
+	"test_pattern .*\(menu\) *: min=0 max=11 default=0 value=0"
+
+# --list-formats-ext: every format, each with the same sizes and rates
+ext=$(v4l2-ctl -d "$D" --list-formats-ext 2>&1)
+sig=$(awk '
+	function size() { if (sz != "") s = s " " sz ":" c; sz = "" }
+	function format() { size(); if (f != "") print f s; s = "" }
+	/\[[0-9]+\]: / { format(); f = $2; next }
+	/Size: Discrete/ { size(); sz = $3; c = 0; next }
+	/Interval: Discrete/ { c++ }
+	END { format() }' <<<"$ext")
+got=$(cut -d' ' -f1 <<<"$sig" | tr -d "'" | tr '\n' ' ')
+if [ "$got" = "$ALL_FORMATS " ]; then
+	pass "v4l2-ctl --list-formats-ext: the 24 formats in order"
+else
+	fail "v4l2-ctl --list-formats-ext: the 24 formats in order" "got: $got"
+fi
+bad=$(awk -v want=" $SIZES" '{ f = $1; $1 = ""; if ($0 != want) print f $0 }' <<<"$sig")
+if [ -z "$bad" ]; then
+	pass "v4l2-ctl --list-formats-ext: every format has 10 sizes, 83 intervals"
+else
+	fail "v4l2-ctl --list-formats-ext: every format has 10 sizes, 83 intervals" \
+		"$(head -n 2 <<<"$bad" | tr '\n' ' ')"
+fi
+
+menus=$(v4l2-ctl -d "$D" --list-ctrls-menus 2>&1)
+# menu NAME: the items listed under control NAME, '|'-separated
+menu() {
+	awk -v c="$1" '$1 == c { on = 1; next }
+		on && /^\t+[0-9]+: / { sub(/^\t+[0-9]+: /, ""); printf "%s|", $0; next }
+		{ on = 0 }' <<<"$menus"
+}
+got=$(menu test_pattern)
+if [ "$got" = "$PATTERNS" ]; then
+	pass "v4l2-ctl --list-ctrls-menus: test_pattern lists the 12 patterns"
+else
+	fail "v4l2-ctl --list-ctrls-menus: test_pattern lists the 12 patterns" "got: $got"
+fi
+got=$(menu osd_text)
+if [ "$got" = "All|Counters Only|None|" ]; then
+	pass "v4l2-ctl --list-ctrls-menus: osd_text menu"
+else
+	fail "v4l2-ctl --list-ctrls-menus: osd_text menu" "got: $got"
+fi
+
+# the I/O modes check-base does not cover: userptr and poll() at 1280x720
+# with pixel checks, read() of an exact RGB24 stream
+rm -f /tmp/user.raw /tmp/poll.raw /tmp/read.raw
+v4l2-ctl -d "$D" -v width=1280,height=720,pixelformat=NV12 -p 30 >/dev/null
+v4l2-ctl -d "$D" --stream-user=8 --stream-count=30 --stream-to=/tmp/user.raw >/dev/null 2>&1
+v4l2-ctl -d "$D" -v pixelformat=YU12
+v4l2-ctl -d "$D" --stream-mmap=4 --stream-poll --stream-count=30 \
+	--stream-to=/tmp/poll.raw >/dev/null 2>&1
+v4l2-ctl -d "$D" -v pixelformat=RGB3
+dd if="$D" of=/tmp/read.raw bs=$((1280 * 720 * 3)) count=10 iflag=fullblock 2>/dev/null
+clients.py frames \
+	"v4l2-ctl --stream-user NV12|NV12|1280x720|30|/tmp/user.raw" \
+	"v4l2-ctl --stream-mmap --stream-poll YU12|YU12|1280x720|30|/tmp/poll.raw" \
+	"read() RGB3 (exact)|RGB3|1280x720|10|/tmp/read.raw"
+rm -f /tmp/user.raw /tmp/poll.raw /tmp/read.raw
+stage_end
+
+# four devices from here on, so that one ffmpeg or GStreamer run streams
+# from several at once (every process start costs seconds under TCG)
+check "clients: load vivi with 4 devices" load_vivi n_devs=4
+devs=()
+for i in 0 1 2 3; do
+	devs+=("$(vivi_node $i)")
+done
+
+stage_start "ffmpeg"
+# ffv1 is lossless and fast enough under TCG; what reaches the file is
+# what vivi gave, so RGB24 must still be exact
+specs=()
+for size in 640x480 1280x720; do
+	set --
+	outs=()
+	i=0
+	for spec in yuyv422:yuv422p:3 nv12:yuv420p:3 yuv420p:yuv420p:3 rgb24:bgr0:0; do
+		IFS=: read -r pf enc tol <<<"$spec"
+		set -- "$@" -f v4l2 -input_format "$pf" -video_size "$size" \
+			-framerate 30 -i "${devs[$i]}"
+		outs+=(-map "$i:v" -frames:v 30 -c:v ffv1 "/tmp/ff-$pf-$size.mkv")
+		specs+=("ffmpeg: -f v4l2 $pf $size to ffv1|/tmp/ff-$pf-$size.mkv|$size|30|ffv1|$enc|$tol")
+		i=$((i + 1))
+	done
+	rm -f /tmp/ff-*-"$size".mkv
+	if ! err=$(ffmpeg -v error -y "$@" "${outs[@]}" 2>&1); then
+		fail "ffmpeg: -f v4l2 at $size from 4 devices" "$err"
+	fi
+done
+clients.py videos "${specs[@]}"
+rm -f /tmp/ff-*.mkv
+stage_end
+
+stage_start "GStreamer"
+# io_used DEV MODE TRACE: the syscalls (strace -y) show that MODE really
+# was used on DEV. (The V4L2 core's dev_debug trace is no good here: with
+# four devices streaming at once its continued printk lines split apart.)
+io_used() {
+	local dev=$1 mode=$2 log=$3
+	# bufs MEMORY: buffers of that memory type were requested on dev
+	bufs() {
+		grep -E "<$dev>, VIDIOC_(REQBUFS|CREATE_BUFS), " "$log" |
+			grep "memory=V4L2_MEMORY_$1" | grep -qE "count=[1-9]"
+	}
+	case $mode in
+	rw) grep -q "read([0-9]*<$dev>, " "$log" && ! bufs MMAP &&
+		! bufs USERPTR && ! bufs DMABUF ;;
+	mmap) bufs MMAP && ! grep -q "<$dev>, VIDIOC_EXPBUF" "$log" ;;
+	userptr) bufs USERPTR ;;
+	dmabuf) bufs MMAP && grep -q "<$dev>, VIDIOC_EXPBUF" "$log" ;;
+	esac
+}
+# v4l2src's userptr mode imports the buffers of a downstream pool, which
+# filesink does not have: a videoconvert to a lossless repacking offers one
+MODES="rw mmap userptr dmabuf"
+# FORMAT:FOURCC:CAPS:WxH:FPS:USERPTR-REPACK:ITS-FOURCC - the first asks for
+# ranges that only one size and rate fit
+for run in "YUY2:YUYV:width=[1100,1400],height=[700,800],framerate=[26/1,35/1]:1280x720:30:Y42B:422P" \
+	"I420:YU12:width=640,height=480,framerate=15/1:640x480:15:YV12:YV12" \
+	"NV12:NV12:width=320,height=240,framerate=60/1:320x240:60:I420:YU12"; do
+	IFS=: read -r gf fcc caps size fps ugf ufcc <<<"$run"
+	w=${size%x*} h=${size#*x}
+	set --
+	i=0
+	for mode in $MODES; do
+		set -- "$@" v4l2src name=src$i device="${devs[$i]}" io-mode=$mode \
+			num-buffers=30 ! "video/x-raw,format=$gf,$caps" !
+		[ $mode = userptr ] &&
+			set -- "$@" videoconvert ! "video/x-raw,format=$ugf" !
+		set -- "$@" filesink location=/tmp/gst-$gf-$mode.raw
+		i=$((i + 1))
+	done
+	rm -f /tmp/gst-*.raw
+	log=$(strace -f -qq -y --seccomp-bpf -e trace=ioctl,read -e signal=none \
+		-o /tmp/gst.strace gst-launch-1.0 "$@" 2>&1)
+	rc=$?
+	if [ $rc -ne 0 ]; then
+		fail "gstreamer: $gf, io-mode $MODES" "$(grep -iE 'error|fail' <<<"$log" | head -n 3 | tr '\n' ' ')"
+		continue
+	fi
+	specs=()
+	i=0
+	for mode in $MODES; do
+		name="gstreamer: v4l2src io-mode=$mode $gf"
+		# what v4l2src set on the device through caps negotiation
+		fmt=$(v4l2-ctl -d "${devs[$i]}" -V -P 2>&1)
+		if grep -q "Width/Height *: $w/$h\$" <<<"$fmt" &&
+			grep -q "Pixel Format *: '$fcc'" <<<"$fmt" &&
+			grep -q "Frames per second: $fps.000" <<<"$fmt"; then
+			pass "$name: caps negotiate $size at $fps fps"
+		else
+			fail "$name: caps negotiate $size at $fps fps" "device: $(grep -E 'Width|Pixel|per second' <<<"$fmt" | tr -s ' \n' ' ')"
+		fi
+		if io_used "${devs[$i]}" $mode /tmp/gst.strace; then
+			pass "$name: the syscalls show $mode I/O"
+		else
+			fail "$name: the syscalls show $mode I/O" \
+				"$(grep -E "<${devs[$i]}>, (VIDIOC_(REQBUFS|CREATE_BUFS|EXPBUF)|\")" /tmp/gst.strace | head -n 3 | tr '\n' ' ')"
+		fi
+		if [ $mode = userptr ]; then
+			specs+=("$name (repacked to $ugf)|$ufcc|$size|30|/tmp/gst-$gf-$mode.raw")
+		else
+			specs+=("$name|$fcc|$size|30|/tmp/gst-$gf-$mode.raw")
+		fi
+		i=$((i + 1))
+	done
+	clients.py frames "${specs[@]}"
+done
+rm -f /tmp/gst-*.raw /tmp/gst.strace
+stage_end
+
+stage_start "OpenCV"
+D=${devs[0]}
+n=${D#/dev/video}
+# OpenCV takes BGR3 when offered: no conversion, so exact
+clients.py opencv "opencv: CAP_V4L2 1280x720" "$n" 1280x720 60 --want-fourcc BGR3 --tol 0
+expect "opencv: vivi was set to 1280x720 BGR3" "$(v4l2-ctl -d "$D" -V)" \
+	"Width/Height *: 1280/720\$" "Pixel Format *: 'BGR3'"
+# forced to YUYV, OpenCV converts with BT.601 limited range itself
+clients.py opencv "opencv: CAP_V4L2 1280x720 YUYV" "$n" 1280x720 60 --fourcc YUYV --want-fourcc YUYV --tol 4
+expect "opencv: vivi was set to 1280x720 YUYV" "$(v4l2-ctl -d "$D" -V)" \
+	"Width/Height *: 1280/720\$" "Pixel Format *: 'YUYV'"
+stage_end
+
+stage_start "Chromium"
+# one camera, so that it is the one the browser picks
+check "chromium: load vivi" load_vivi n_devs=1
+D=$(vivi_node 0)
+mountpoint -q /dev/shm || { mkdir -p /dev/shm && mount -t tmpfs tmpfs /dev/shm; }
+rm -rf /tmp/chromium
+t0=$(date +%s)
+# --single-process: under TCG on a busy host, child processes give up
+# after 15 s without their IPC connection and take the page with them
+setsid /usr/lib/chromium/chromium --headless=new --no-sandbox --single-process \
+	--use-fake-ui-for-media-stream --disable-gpu \
+	--disable-background-networking --disable-component-update \
+	--disable-sync --disable-default-apps --disable-breakpad \
+	--disable-domain-reliability --no-first-run --no-default-browser-check \
+	--no-pings --mute-audio --user-data-dir=/tmp/chromium \
+	--enable-logging=stderr --log-level=0 \
+	"file://$GUEST/camera.html" >/dev/null 2>"$OUT/chromium.log" &
+pid=$!
+# a frame arrives a minute or more after the start under TCG
+while [ $(($(date +%s) - t0)) -lt 600 ]; do
+	grep -qE '"VIVI (RESULT|ERROR)' "$OUT/chromium.log" && break
+	kill -0 $pid 2>/dev/null || break
+	sleep 2
+done
+echo "chromium: result after $(($(date +%s) - t0)) s"
+kill -TERM -- -$pid 2>/dev/null
+for _ in $(seq 20); do
+	kill -0 -- -$pid 2>/dev/null || break
+	sleep 0.5
+done
+kill -KILL -- -$pid 2>/dev/null
+wait $pid 2>/dev/null
+echo "chromium: captured $(v4l2-ctl -d "$D" -V -P | grep -E "Pixel Format|Width|per second" | tr -s ' \n' ' ')"
+clients.py chromium "chromium: getUserMedia" "$OUT/chromium.log" 640x480 "vivi 0" 4
+stage_end
+
+check "clients: unload vivi" unload_vivi
