@@ -57,7 +57,7 @@ kernel2() {
 	rm -rf "$vmout"
 	mkdir -p "$vmout"
 	VIVI_OUT="$vmout" VIVI_BUILD="$BUILD" VIVI_KO="$BUILD/k2/src/vivi.ko" \
-		tests/vm/vm.sh -k "$k2" -m 2G -t 900 "$vmout" \
+		tests/vm/vm.sh -k "$k2" -m 3G -t 1200 "$vmout" \
 		tests/guest/check-kernel2.sh
 }
 

@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # VM stage for the second kernel (bookworm-backports' 6.12; tests/check.sh
 # boots it with VIVI_KO pointing at the vivi.ko built for it): strict
-# compliance judged against vivid on the same kernel and tool, and capture
-# with v4l2-ctl and ffmpeg checked against the bars.
+# compliance judged against vivid on the same kernel and tool, capture with
+# v4l2-ctl and ffmpeg checked against the bars, then the check-clients stage.
 #
 # v4l2-compliance 1.22 is older than 6.12 and fails vivid itself there. So
 # every test that vivi fails must be one that vivid (capture only, one
@@ -146,3 +146,7 @@ ffmpeg -v error -y -i /tmp/k2.mkv -frames:v 1 "$OUT/k2-ffmpeg.png"
 bars.py "k2: ffmpeg frame shows the bars" "$OUT/k2-ffmpeg.png" --tol 3
 check "k2: rmmod vivi" rmmod vivi
 stage_end
+
+# the real clients (v4l2-ctl, ffmpeg, GStreamer, OpenCV, Chromium) on this
+# kernel too
+"$(dirname "$0")/check-clients.sh"
