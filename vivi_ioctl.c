@@ -116,7 +116,7 @@ static bool vivi_size_offered(u32 width, u32 height)
  * vivi_fps_x10() - ten times the frames per second of an interval, rounded
  * @tpf: the frame interval
  *
- * Return: the rate in frames per second, 0 for a zero interval
+ * Return: ten times the rate in frames per second, 0 for a zero interval
  */
 u32 vivi_fps_x10(const struct v4l2_fract *tpf)
 {
