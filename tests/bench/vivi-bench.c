@@ -43,6 +43,7 @@
  * any error (message on stderr).
  */
 #define _GNU_SOURCE
+#include "../tools/vivi-tool.h"
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
@@ -96,36 +97,6 @@ struct tcpu {
 static struct dev devs[MAX_DEVS];
 static unsigned int ndevs;
 static const char *kpat;
-
-static void die(const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "vivi-bench: ");
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fprintf(stderr, "\n");
-	exit(1);
-}
-
-static int xioctl(int f, unsigned long req, void *arg)
-{
-	int r;
-
-	do {
-		r = ioctl(f, req, arg);
-	} while (r < 0 && errno == EINTR);
-	return r;
-}
-
-static int64_t now_ns(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (int64_t)t.tv_sec * 1000000000 + t.tv_nsec;
-}
 
 static unsigned int parse_uint(const char *s, const char *what)
 {

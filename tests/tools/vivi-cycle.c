@@ -12,6 +12,7 @@
  *
  * Prints one PASS:/FAIL: line; exits 1 on failure.
  */
+#include "vivi-tool.h"
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -24,16 +25,6 @@
 #include <linux/videodev2.h>
 
 #define NBUF	8
-
-static int xioctl(int fd, unsigned long req, void *arg)
-{
-	int r;
-
-	do {
-		r = ioctl(fd, req, arg);
-	} while (r < 0 && errno == EINTR);
-	return r < 0 ? -errno : 0;
-}
 
 static int stream_cycle(const char *dev, int i, char *err, size_t errlen)
 {

@@ -5,6 +5,7 @@
  * Usage: vivi-edge /dev/videoN
  * Prints one PASS:/FAIL: line per check, exits 1 if any failed.
  */
+#include "vivi-tool.h"
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
@@ -30,16 +31,6 @@ static void result(int ok, const char *name, const char *fmt, ...)
 	}
 	printf("\n");
 	failures += !ok;
-}
-
-static int xioctl(int fd, unsigned long req, void *arg)
-{
-	int r;
-
-	do {
-		r = ioctl(fd, req, arg);
-	} while (r < 0 && errno == EINTR);
-	return r < 0 ? -errno : 0;
 }
 
 static int is_offered_size(int fd, __u32 fcc, __u32 w, __u32 h)

@@ -10,6 +10,7 @@
  * state-changing ioctls must get EBUSY until the parent lets go. Prints
  * PASS:/FAIL: lines; exits 1 if any failed.
  */
+#include "vivi-tool.h"
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
@@ -38,16 +39,6 @@ static void result(int ok, const char *name, const char *fmt, ...)
 	printf("\n");
 	fflush(stdout);
 	failures += !ok;
-}
-
-static int xioctl(int fd, unsigned long req, void *arg)
-{
-	int r;
-
-	do {
-		r = ioctl(fd, req, arg);
-	} while (r < 0 && errno == EINTR);
-	return r < 0 ? -errno : 0;
 }
 
 static const char *err_name(int r)

@@ -13,6 +13,7 @@
  * and per-process counts; exits 1 if any failed.
  */
 #define _GNU_SOURCE
+#include "vivi-tool.h"
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -79,16 +80,6 @@ static void error(const char *fmt, ...)
 			  fmt, ap);
 		va_end(ap);
 	}
-}
-
-static int xioctl(int fd, unsigned long req, void *arg)
-{
-	int r;
-
-	do {
-		r = ioctl(fd, req, arg);
-	} while (r < 0 && errno == EINTR);
-	return r < 0 ? -errno : 0;
 }
 
 /* Expect success, or EBUSY when @busy_ok */

@@ -47,6 +47,7 @@
  *   is when the action ran, on the time base of the CSV.
  * Exits 0 after n frames, 1 on any error (message on stderr).
  */
+#include "vivi-tool.h"
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -89,36 +90,6 @@ static const char *dev_path;
 static int fd = -1, fd2 = -1;
 static void *bufmem[MAX_BUFS];
 static size_t buflen[MAX_BUFS];
-
-static void die(const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "vivi-timing: ");
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fprintf(stderr, "\n");
-	exit(1);
-}
-
-static int xioctl(int f, unsigned long req, void *arg)
-{
-	int r;
-
-	do {
-		r = ioctl(f, req, arg);
-	} while (r < 0 && errno == EINTR);
-	return r;
-}
-
-static int64_t now_ns(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (int64_t)t.tv_sec * 1000000000 + t.tv_nsec;
-}
 
 static void sleep_until(int64_t t)
 {

@@ -17,6 +17,7 @@
  * is closed. Prints PASS:/FAIL: lines; exits 1 if any failed.
  */
 #define _GNU_SOURCE
+#include "vivi-tool.h"
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -64,16 +65,6 @@ static double now(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-static int xioctl(int fd, unsigned long req, void *arg)
-{
-	int r;
-
-	do {
-		r = ioctl(fd, req, arg);
-	} while (r < 0 && errno == EINTR);
-	return r < 0 ? -errno : 0;
 }
 
 /* Is there a task named vivi-<inst> (the generator thread)? */
