@@ -199,7 +199,12 @@ scale_try() {
 			break
 		fi
 	done
-	{ cat "$out"; echo "tries_used=$t"; } >"$R/scale-$drv-$k.txt"
+	{
+		cat "$out"
+		echo "tries_used=$t"
+		grep -q '^streams_ok=' "$out" ||
+			echo "error=vivi-bench: $(tail -n 1 "$out.err")"
+	} >"$R/scale-$drv-$k.txt"
 	return $rc
 }
 
