@@ -25,21 +25,31 @@ build_tools() {
 	cp tests/guest/*.py "$BUILD/tools/"
 }
 
-# make install into $BUILD/modroot, with the kernel's own modules symlinked
-# in, so that modprobe -d in the VM (check-install) finds vivi and its
-# dependencies as it would in /lib/modules
+# install_tree KVER SRC MODROOT: make install of the module in SRC (built
+# for KVER) into MODROOT, with the kernel's own modules symlinked in, so that
+# modprobe -d in the VM (check-install) finds vivi and its dependencies as
+# it would in /lib/modules. Kernels that compress modules (6.12: xz) get
+# vivi.ko compressed the same way.
 install_tree() {
-	local mr=$BUILD/modroot d
-	d=$mr/lib/modules/$KVER
+	local kver=$1 src=$2 mr=$3 d log=$BUILD/install-$1.log ko vm
+	d=$mr/lib/modules/$kver
 	rm -rf "$mr" && mkdir -p "$d" || return 1
-	ln -s "/lib/modules/$KVER/kernel" "$d/kernel"
-	cp /lib/modules/"$KVER"/modules.{order,builtin,builtin.modinfo} "$d/"
-	if ! make -s install INSTALL_MOD_PATH="$mr" >"$BUILD/install.log" 2>&1; then
-		echo "FAIL: install: make install INSTALL_MOD_PATH: $(tail -n 2 "$BUILD/install.log" | tr '\n' ' ')"
-	elif ! grep -q '^updates/vivi.ko: .*kernel/drivers/media/v4l2-core/videodev.ko' "$d/modules.dep"; then
-		echo "FAIL: install: depmod: modules.dep has no updates/vivi.ko with videodev"
+	ln -s "/lib/modules/$kver/kernel" "$d/kernel"
+	cp /lib/modules/"$kver"/modules.{order,builtin,builtin.modinfo} "$d/"
+	if ! make -s -C "$src" install KVER="$kver" KDIR="/lib/modules/$kver/build" \
+		INSTALL_MOD_PATH="$mr" >"$log" 2>&1; then
+		echo "FAIL: install: $kver: make install INSTALL_MOD_PATH: $(tail -n 2 "$log" | tr '\n' ' ')"
+		return
+	fi
+	ko=$(grep -oE '^updates/vivi\.ko(\.[a-z]+)?: .*kernel/drivers/media/v4l2-core/videodev\.ko' \
+		"$d/modules.dep" | cut -d: -f1)
+	vm=$(modinfo -F vermagic "$d/$ko" 2>/dev/null)
+	if [ -z "$ko" ]; then
+		echo "FAIL: install: $kver: depmod: modules.dep has no updates/vivi.ko with videodev"
+	elif [ "${vm%% *}" != "$kver" ]; then
+		echo "FAIL: install: $kver: $ko has vermagic '$vm'"
 	else
-		echo "PASS: install: make install INSTALL_MOD_PATH, depmod resolves videodev"
+		echo "PASS: install: $kver: make install INSTALL_MOD_PATH gives $ko, depmod resolves videodev"
 	fi
 }
 
@@ -54,6 +64,8 @@ kernel2() {
 	fi
 	KVER=$k2 KDIR=/lib/modules/$k2/build tests/build-strict.sh "$BUILD/k2/src" ||
 		return
+	cp Makefile "$BUILD/k2/src/"
+	install_tree "$k2" "$BUILD/k2/src" "$BUILD/k2/modroot"
 	rm -rf "$vmout"
 	mkdir -p "$vmout"
 	VIVI_OUT="$vmout" VIVI_BUILD="$BUILD" VIVI_KO="$BUILD/k2/src/vivi.ko" \
@@ -70,7 +82,7 @@ run_all() {
 	fi
 	VIVI_LINT_SPARSE=0 tests/lint.sh # the strict build ran sparse
 	tests/dkms.sh
-	install_tree
+	install_tree "$KVER" "$PWD" "$BUILD/modroot"
 	if build_tools; then
 		echo "PASS: build: test tools"
 	else

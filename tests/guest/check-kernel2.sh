@@ -69,6 +69,21 @@ else
 fi
 stage_end
 
+stage_start "kernel2 $(uname -r): make install"
+# tests/check.sh ran make install for this kernel into $MR: the module is
+# compressed like the kernel's own (.ko.xz on 6.12)
+MR=$VIVI_BUILD/k2/modroot
+KO2=$(ls "$MR/lib/modules/$(uname -r)/updates/"vivi.ko* 2>/dev/null)
+check "k2: modprobe -d loads the installed ${KO2##*/}" modprobe -d "$MR" vivi
+if [ "$(cat /sys/module/vivi/srcversion 2>/dev/null)" = \
+	"$(modinfo -F srcversion "$KO2" 2>/dev/null)" ] && [ -n "$KO2" ]; then
+	pass "k2: the loaded vivi is the installed ${KO2##*/} (srcversion)"
+else
+	fail "k2: the loaded vivi is the installed one" "srcversion differs or no module in $MR"
+fi
+check "k2: rmmod the installed vivi" unload_vivi
+stage_end
+
 stage_start "kernel2 $(uname -r): vivi against vivid"
 check "k2: insmod vivi.ko built for $(uname -r)" \
 	load_vivi "formats=$NON_NV_FORMATS"
