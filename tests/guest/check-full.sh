@@ -21,8 +21,9 @@ progress=$OUT/full-progress.txt
 # streams tried and failed so far in a compliance log
 combos() { grep -caE 'Field [A-Za-z]+: (OK|FAIL)' "$1"; }
 
-# compliance_skew's log name for unit $1
-full_log() { echo "$OUT/full-compliance-s-f-formats-${1//,/-}.log"; }
+# the name of unit $1's compliance run, and its log
+full_name() { echo "full: compliance -s -f, formats=$1"; }
+full_log() { compliance_log "$(full_name "$1")"; }
 
 # one line every 30 s: elapsed seconds, unit, streams done, last stream
 watch_progress() {
@@ -48,8 +49,7 @@ for unit in $units; do
 	fi
 	watch_progress "$unit" "$t_all" &
 	watcher=$!
-	compliance_skew "full: compliance -s -f, formats=$unit" \
-		"$(vivi_node 0)" -s -f
+	compliance_skew "$(full_name "$unit")" "$(vivi_node 0)" -s -f
 	kill "$watcher" 2>/dev/null
 	wait "$watcher" 2>/dev/null
 	n=$(combos "$(full_log "$unit")")

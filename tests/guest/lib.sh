@@ -63,6 +63,11 @@ vivi_node() {
 	return 1
 }
 
+# compliance_log NAME: the log file of the compliance run called NAME
+compliance_log() {
+	echo "$OUT/$(tr -cs 'A-Za-z0-9' '-' <<<"$1" | sed 's/-*$//').log"
+}
+
 # compliance_tmp LOG: where LOG is kept while v4l2-compliance writes it
 compliance_tmp() { echo "/tmp/${1##*/}.tmp"; }
 
@@ -97,7 +102,7 @@ driver_drops() {
 compliance() {
 	local name=$1 dev=$2 log total
 	shift 2
-	log="$OUT/$(tr -cs 'A-Za-z0-9' '-' <<<"$name" | sed 's/-*$//').log"
+	log=$(compliance_log "$name")
 	run_compliance "$log" "$dev" "$@"
 	total=$(grep '^Total for ' "$log" | tail -n 1)
 	if [ -z "$total" ]; then
@@ -119,7 +124,7 @@ NV_SKEW="fmtdesc.description mismatch: was 'Y/(UV|VU) 4:2:[02]', expected 'Y/(Cb
 compliance_skew() {
 	local name=$1 dev=$2 log total failed warns other skew
 	shift 2
-	log="$OUT/$(tr -cs 'A-Za-z0-9' '-' <<<"$name" | sed 's/-*$//').log"
+	log=$(compliance_log "$name")
 	run_compliance "$log" "$dev" "$@"
 	total=$(grep '^Total for ' "$log" | tail -n 1)
 	failed=$(sed -n 's/.*Failed: \([0-9]*\),.*/\1/p' <<<"$total")
