@@ -342,14 +342,14 @@ def main():
             if not s:
                 cells.append("")
                 continue
-            drops = sum(int(float(v)) for kk, v in s.items()
-                        if kk.endswith("dropped") and v.replace(".", "").isdigit())
-            cpu = num(s, "cpu_ns_per_frame")
             if "streams_ok" not in s:
                 cells.append(f"{k} streams: {s.get('error', 'no result')}"
                              f" (try {s.get('tries_used', '1')})")
                 continue
-            cells.append(f"{s.get('streams_ok', '?')}/{k} ok, {drops} dropped, "
+            drops = sum(int(float(v)) for kk, v in s.items()
+                        if kk.endswith("dropped") and v.replace(".", "").isdigit())
+            cpu = num(s, "cpu_ns_per_frame")
+            cells.append(f"{s['streams_ok']}/{k} ok, {drops} dropped, "
                          f"{fmt(None if cpu is None else cpu / 1e6, digits=3)} ms CPU/frame"
                          f" (try {s.get('tries_used', '1')})")
         t.append(f"| {k} | {cells[0]} | {cells[1]} |")
