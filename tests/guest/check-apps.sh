@@ -83,24 +83,13 @@ for fps in 5 10 12.5 15 25 30 50 60 120; do
 	n=$(awk -v f="$fps" 'BEGIN { print 2 * f }')
 	seqts=$(v4l2-ctl -d "$D" --stream-mmap=8 --stream-count=$((n + 1)) --verbose 2>&1 |
 		sed -n 's/.* seq: *\([0-9]*\) .* ts: *\([0-9.]*\).*/\1 \2/p')
-	# the median slope of timestamp over sequence number between frames
-	# half the run apart: each pair spans 1 s, so wake-up jitter weighs
-	# about 0.1% in one and far less in the median, and a stall moves only
-	# the few pairs that straddle it (it did move a least-squares slope)
-	if /usr/bin/python3 -c '
-import statistics, sys
-f, n = float(sys.argv[1]), int(sys.argv[2])
-p = [tuple(map(float, l.split())) for l in sys.stdin if l.strip()]
-h = len(p) // 2
-m = statistics.median((p[i + h][1] - p[i][1]) / (p[i + h][0] - p[i][0])
-                      for i in range(h)) if h else 0
-e = m * f - 1
-print("mean interval %.6f s (median over %d frame pairs), %d frames" % (m, h, len(p)))
-sys.exit(not (len(p) == n + 1 and abs(e) < 0.001))' "$fps" "$n" \
-		<<<"$seqts" >/tmp/rate.txt; then
-		pass "rate: $fps fps streams at $fps fps ($(cat /tmp/rate.txt))"
+	# the median slope between frames 1 s apart: a stall moves only the
+	# few pairs that straddle it (it did move a least-squares slope)
+	if m=$(median_interval "$(awk -v f="$fps" 'BEGIN { print 1 / f }')" \
+		0.001 <<<"$seqts") && [ "$(wc -l <<<"$seqts")" = $((n + 1)) ]; then
+		pass "rate: $fps fps streams at $fps fps (mean interval $m s)"
 	else
-		fail "rate: $fps fps streams at $fps fps" "$(cat /tmp/rate.txt)"
+		fail "rate: $fps fps streams at $fps fps" "mean interval $m s, want $((n + 1)) frames"
 	fi
 done
 stage_end

@@ -202,11 +202,14 @@ if timing "timing: 300 frames YUYV 640x480 at 30 fps" "$T/t.txt" "" \
 		fail "timing: sequence numbers 0..299 are contiguous" \
 			"$(grep -E '^(seq|error)' "$f" | tr '\n' ' ')"
 	fi
-	m=$(val ts_mean_us "$f")
-	if awk -v m="$m" 'BEGIN { exit !(m > 0 && (m - 1e6 / 30) ^ 2 <= (1e6 / 30 * 0.001) ^ 2) }'; then
+	# over frames 5 s apart: a CI run failed (last - first) / 299 at
+	# 33293 us with the first frame 12 ms late on a loaded host
+	if m=$(awk -F, 'NR > 1 { print $2, $3 }' "$OUT/timing.csv" |
+		median_interval "$(awk 'BEGIN { print 1e6 / 30 }')" 0.001); then
 		pass "timing: mean timestamp interval within 0.1% of 1/30 s ($m us)"
 	else
-		fail "timing: mean timestamp interval within 0.1% of 1/30 s" "$m us"
+		fail "timing: mean timestamp interval within 0.1% of 1/30 s" \
+			"$m us; (last - first) / 299: $(val ts_mean_us "$f") us"
 	fi
 	p99=$(val ts_err_us_p99 "$f")
 	# Under TCG the guest's own timers jitter by up to several ms (the
@@ -255,12 +258,15 @@ if timing "starve: 100 frames, holding all 8 buffers for 5 periods" "$T/h.txt" "
 		fail "starve: no other gap, no sequence reset" \
 			"$(grep -E '^seq_' "$f" | tr '\n' ' ')"
 	fi
-	tsp=$(val hold_ts_periods "$f")
-	if awk -v t="$tsp" -v g="$gap" 'BEGIN { exit !((t - g - 1) ^ 2 < 0.25) }'; then
-		pass "starve: timestamps stay on the frame grid across the gap ($tsp periods)"
+	# the median offset from the grid on each side, so that a late
+	# wake-up at the gap is not a shift; a driver that restarted its grid
+	# when the buffers came back would be 0.5 periods off
+	tsp=$(val hold_ts_periods "$f") grid=$(val hold_grid_periods "$f")
+	if awk -v s="$grid" 'BEGIN { exit !(s ~ /^-?[0-9]/ && s ^ 2 < 0.25 ^ 2) }'; then
+		pass "starve: timestamps stay on the frame grid across the gap (shift $grid periods; $tsp periods between frames $gap + 1 sequence numbers apart)"
 	else
 		fail "starve: timestamps stay on the frame grid across the gap" \
-			"$tsp periods between frames $gap + 1 sequence numbers apart"
+			"shift $grid periods; $tsp periods between frames $gap + 1 sequence numbers apart"
 	fi
 	dropped=$(sed -n 's/^frames dropped: //p' "$STATS")
 	if [ "$dropped" = "$(val seq_missing "$f")" ] && [ "${dropped:-0}" -gt 0 ]; then
@@ -354,19 +360,18 @@ if timing "rate: S_PARM 15 fps while streaming" "$T/r.txt" "" \
 	fi
 	# the intervals that ended before S_PARM, and those that began after:
 	# the new rate counts from the first deadline after S_PARM
-	if out=$(awk -F, -v at="$at" '
-		NR > 2 && $3 < at { a += $3 - p; na++ }
-		NR > 2 && p >= at { b += $3 - p; nb++ }
-		NR > 1 { p = $3 }
-		END {
-			ma = na ? a / na : 0; mb = nb ? b / nb : 0
-			printf "before %.0f us (%d), after %.0f us (%d)", ma, na, mb, nb
-			exit !(na >= 20 && nb >= 20 && (ma / (1e6 / 30) - 1) ^ 2 < 1e-4 &&
-				(mb / (1e6 / 15) - 1) ^ 2 < 1e-4)
-		}' "$T/rate.csv"); then
-		pass "rate: intervals are 1/30 s before and 1/15 s after ($out)"
+	# the frames stamped before S_PARM, and those stamped after it (the
+	# new rate counts from the first deadline after S_PARM): at least 20
+	# intervals in each, within 1% of 1/30 s and of 1/15 s
+	awk -F, -v at="$at" 'NR > 1 && $3 < at { print $2, $3 }' "$T/rate.csv" >"$T/r1"
+	awk -F, -v at="$at" 'NR > 1 && $3 >= at { print $2, $3 }' "$T/rate.csv" >"$T/r2"
+	if a=$(median_interval "$(awk 'BEGIN { print 1e6 / 30 }')" 0.01 <"$T/r1") &&
+		b=$(median_interval "$(awk 'BEGIN { print 1e6 / 15 }')" 0.01 <"$T/r2") &&
+		[ "$(wc -l <"$T/r1")" -ge 21 ] && [ "$(wc -l <"$T/r2")" -ge 21 ]; then
+		pass "rate: intervals are 1/30 s before and 1/15 s after (before $a us, after $b us)"
 	else
-		fail "rate: intervals are 1/30 s before and 1/15 s after" "$out (S_PARM at $at us)"
+		fail "rate: intervals are 1/30 s before and 1/15 s after" \
+			"before $a us, after $b us (S_PARM at $at us)"
 	fi
 fi
 stage_end

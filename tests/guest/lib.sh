@@ -32,6 +32,25 @@ stage_end() {
 		'BEGIN { printf "== %s took %.1f s\n", s, b - a }'
 }
 
+# median_interval NOMINAL TOL: reads "sequence time" lines and prints the
+# mean frame interval as the median slope between frames half the run
+# apart, "<interval> (median over N frame pairs, M frames)". Each pair
+# spans half the run, so one late wake-up weighs little in it and moves
+# only the pairs that contain it; an end point that is late shifts a plain
+# (last - first) / count by its whole lateness. Fails unless the interval
+# is within TOL (a fraction) of NOMINAL, in the unit of the times.
+median_interval() {
+	/usr/bin/python3 -c '
+import statistics, sys
+want, tol = float(sys.argv[1]), float(sys.argv[2])
+p = [tuple(map(float, l.split())) for l in sys.stdin if l.strip()]
+h = len(p) // 2
+m = statistics.median((p[i + h][1] - p[i][1]) / (p[i + h][0] - p[i][0])
+                      for i in range(h)) if h else 0
+print("%.6g (median over %d frame pairs, %d frames)" % (m, h, len(p)))
+sys.exit(not (h and abs(m / want - 1) < tol))' "$@"
+}
+
 core_modules() {
 	modprobe -a videodev videobuf2-common videobuf2-v4l2 \
 		videobuf2-vmalloc videobuf2-memops

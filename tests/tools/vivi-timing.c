@@ -268,6 +268,28 @@ static void print_stats(const char *key, double *v, size_t n)
 	       key, max);
 }
 
+/*
+ * Where the frames with sequence numbers in [lo, hi] sit on the frame grid
+ * that starts at the first frame: the median of (timestamp - sequence *
+ * period), in ns. A median, so that one late wake-up does not count.
+ */
+static double grid_offset(const struct rec *r, unsigned int n, uint32_t lo,
+			  uint32_t hi, double period)
+{
+	double *o = calloc(n ? n : 1, sizeof(*o)), m;
+	unsigned int i, k = 0;
+
+	if (!o)
+		die("out of memory");
+	for (i = 0; i < n; i++)
+		if (r[i].seq >= lo && r[i].seq <= hi)
+			o[k++] = (r[i].ts_ns - r[0].ts_ns) -
+				 (double)(r[i].seq - r[0].seq) * period;
+	m = pct(o, k, 50);
+	free(o);
+	return m;
+}
+
 /* -B: absolute-deadline sleeps, the way the driver's thread paces frames */
 static int sleep_baseline(unsigned int fps, unsigned int n)
 {
@@ -660,6 +682,7 @@ int main(int argc, char **argv)
 		if (hold_done) {
 			uint32_t next = hold_last_seq;
 			int64_t next_ts = 0;
+			double before, after;
 
 			for (i = 0; i + 1 < nframes; i++)
 				if (r[i].seq == hold_last_seq) {
@@ -670,14 +693,26 @@ int main(int argc, char **argv)
 			printf("hold_last_seq=%u\nhold_next_seq=%u\n",
 			       hold_last_seq, next);
 			printf("hold_gap=%u\n", next - hold_last_seq - 1);
-			/* deadlines that passed with no buffer queued */
+			/*
+			 * deadlines that passed with no buffer queued, from
+			 * the grid before the gap rather than the last
+			 * frame's own (maybe late) timestamp
+			 */
+			before = grid_offset(r, nframes, 0, hold_last_seq,
+					     nominal_ns);
+			after = grid_offset(r, nframes, hold_last_seq + 1,
+					    UINT32_MAX, nominal_ns);
 			printf("hold_expected=%.2f\n",
-			       (hold_requeue_ns - hold_last_ts) / nominal_ns);
+			       (hold_requeue_ns - r[0].ts_ns - before) /
+			       nominal_ns - (hold_last_seq - r[0].seq));
 			printf("hold_empty_us=%.1f\n",
 			       (hold_requeue_ns - hold_empty_ns) / 1e3);
 			printf("hold_ts_periods=%.3f\n",
 			       next_ts ? (next_ts - hold_last_ts) / nominal_ns :
 					 NAN);
+			/* how far the grid after the gap is shifted */
+			printf("hold_grid_periods=%.3f\n",
+			       (after - before) / nominal_ns);
 		}
 	}
 	if (have_rate) {
