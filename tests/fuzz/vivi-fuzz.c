@@ -21,6 +21,7 @@
  * leaks) are for the caller to check.
  */
 #define _GNU_SOURCE
+#include "../tools/vivi-tool.h"
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -100,14 +101,6 @@ static uint32_t val32(struct rng *r)
 	default:
 		return edge[rnd(r, sizeof(edge) / sizeof(edge[0]))];
 	}
-}
-
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
 static double start_time;
@@ -826,7 +819,7 @@ static void *fuzz_thread(void *argp)
 		else if (nthreads == 1)
 			do_reopen();
 		if (atomic_load(&n_ioctls) >= max_ioctls ||
-		    (!(it & 255) && now() > deadline))
+		    (!(it & 255) && now_s() > deadline))
 			atomic_store(&stop, 1);
 	}
 	free(a->own);
@@ -889,7 +882,7 @@ usage:
 		printf("FAIL: fuzz: open %s: %s\n", dev, strerror(errno));
 		return 1;
 	}
-	start_time = now();
+	start_time = now_s();
 	deadline = start_time + secs;
 	for (i = 0; i < nthreads; i++)
 		pthread_create(&th[i], NULL, fuzz_thread,
@@ -907,7 +900,7 @@ usage:
 
 	printf("fuzz: %ld ioctls (%ld unknown numbers) and %ld mmap/munmap/read/poll/reopen in %.1f s:",
 	       atomic_load(&n_ioctls), atomic_load(&n_unknown),
-	       atomic_load(&n_other), now() - start_time);
+	       atomic_load(&n_other), now_s() - start_time);
 	for (i = 0; i < 8; i++)
 		printf(" %s %ld", names[i], atomic_load(&res[i]));
 	printf("\n");

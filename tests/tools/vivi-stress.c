@@ -55,18 +55,10 @@ static int me;
 static char *devs[MAXDEV];
 static int ndev;
 
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 static void progress(const char *what)
 {
 	sh->p[me].ops++;
-	sh->p[me].last_progress = now();
+	sh->p[me].last_progress = now_s();
 	snprintf(sh->p[me].what, sizeof(sh->p[me].what), "%s", what);
 }
 
@@ -108,7 +100,7 @@ static void streamer(const char *dev)
 		int type = V4L2_BUF_TYPE_VIDEO_CAPTURE, fd, i, r;
 		void *maps[NBUF] = { 0 };
 		size_t lens[NBUF] = { 0 };
-		double end = now() + 2 + rand() % 5;
+		double end = now_s() + 2 + rand() % 5;
 		uint32_t last_seq = 0;
 		double last_ts = -1;
 		long n = 0;
@@ -153,7 +145,7 @@ static void streamer(const char *dev)
 		}
 		want("streamer STREAMON", xioctl(fd, VIDIOC_STREAMON, &type), 0);
 		sh->p[me].sessions++;
-		while (!sh->stop && now() < end) {
+		while (!sh->stop && now_s() < end) {
 			struct pollfd p = { .fd = fd, .events = POLLIN };
 			struct v4l2_buffer b = {
 				.type = V4L2_BUF_TYPE_VIDEO_CAPTURE,
@@ -207,7 +199,7 @@ static const uint32_t cids[] = {
 static void controller(void)
 {
 	int fds[MAXDEV], i;
-	double next_log = now() + 10;
+	double next_log = now_s() + 10;
 
 	for (i = 0; i < ndev; i++)
 		fds[i] = open(devs[i], O_RDWR | O_NONBLOCK);
@@ -263,9 +255,9 @@ static void controller(void)
 			progress("DQEVENT");
 			break;
 		}
-		if (me == 5 && now() > next_log) {
+		if (me == 5 && now_s() > next_log) {
 			want("LOG_STATUS", xioctl(fd, VIDIOC_LOG_STATUS, NULL), 0);
-			next_log = now() + 10;
+			next_log = now_s() + 10;
 		}
 		usleep(rand() % 5000);
 	}
@@ -396,7 +388,7 @@ int main(int argc, char **argv)
 	if (sh == MAP_FAILED)
 		return 2;
 	memset(sh, 0, sizeof(*sh));
-	t0 = now();
+	t0 = now_s();
 	for (i = 0; i < NPROC; i++)
 		sh->p[i].last_progress = t0;
 	fflush(stdout);
@@ -418,20 +410,20 @@ int main(int argc, char **argv)
 	}
 
 	end = t0 + secs;
-	while (now() < end && stalled < 0) {
+	while (now_s() < end && stalled < 0) {
 		sleep(1);
 		for (i = 0; i < NPROC; i++)
-			if (now() - sh->p[i].last_progress > STALL_S)
+			if (now_s() - sh->p[i].last_progress > STALL_S)
 				stalled = i;
 	}
 	sh->stop = 1;
 	/* every process must come back from whatever call it is in */
-	end = now() + 30;
+	end = now_s() + 30;
 	for (i = 0; i < NPROC; i++) {
 		int status;
 
 		while (waitpid(pids[i], &status, WNOHANG) == 0) {
-			if (now() > end) {
+			if (now_s() > end) {
 				printf("stress: process %d stuck in %s\n", i,
 				       sh->p[i].what);
 				stuck++;

@@ -2,7 +2,7 @@
 /*
  * Helpers shared by the userspace test and benchmark tools: an ioctl that
  * retries on EINTR and returns 0 or -errno (errno stays set), the monotonic
- * clock in ns, and die(). Include it first: die() names the program through
+ * clock in ns and in seconds, and die(). Include it first: die() names the program through
  * the GNU program_invocation_short_name.
  */
 #ifndef VIVI_TOOL_H
@@ -35,6 +35,11 @@ static inline int64_t now_ns(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &t);
 	return (int64_t)t.tv_sec * 1000000000 + t.tv_nsec;
+}
+
+static inline double now_s(void)
+{
+	return now_ns() / 1e9;
 }
 
 static inline void __attribute__((noreturn, format(printf, 1, 2)))

@@ -59,14 +59,6 @@ static void result(int ok, const char *name, const char *fmt, ...)
 	failures += !ok;
 }
 
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 /* Is there a task named vivi-<inst> (the generator thread)? */
 static int thread_alive(const char *inst)
 {
@@ -156,7 +148,7 @@ static void *dq_thread(void *unused)
 			break;
 		atomic_fetch_add(&frames, 1);
 	}
-	dq_t = now();
+	dq_t = now_s();
 	atomic_store(&done_dq, 1);
 	return NULL;
 }
@@ -169,7 +161,7 @@ static void *poll_thread(void *unused)
 	while (poll(&p, 1, -1) < 0 && errno == EINTR)
 		;
 	poll_revents = p.revents;
-	poll_t = now();
+	poll_t = now_s();
 	atomic_store(&done_poll, 1);
 	return NULL;
 }
@@ -181,7 +173,7 @@ static void *read_thread(void *unused)
 
 	(void)unused;
 	for (;;) {
-		read_start = now();
+		read_start = now_s();
 		atomic_store(&in_call, 1);
 		r = read(sfd, buf, frame_size);
 		atomic_store(&in_call, 0);
@@ -191,7 +183,7 @@ static void *read_thread(void *unused)
 		}
 		atomic_fetch_add(&frames, 1);
 	}
-	read_t = now();
+	read_t = now_s();
 	atomic_store(&done_read, 1);
 	free(buf);
 	return NULL;
@@ -200,9 +192,9 @@ static void *read_thread(void *unused)
 /* Wait up to @secs for *@flag */
 static int wait_flag(atomic_int *flag, double secs)
 {
-	double end = now() + secs;
+	double end = now_s() + secs;
 
-	while (!atomic_load(flag) && now() < end)
+	while (!atomic_load(flag) && now_s() < end)
 		usleep(10000);
 	return atomic_load(flag);
 }
@@ -282,7 +274,7 @@ int main(int argc, char **argv)
 	pthread_t t1, t2;
 	const char *dev, *pdev, *inst;
 	int idle, type, freed0, freed, i, r;
-	double t_unbind, t0 = now();
+	double t_unbind, t0 = now_s();
 
 	if (argc != 4 || (strcmp(argv[3], "dqbuf") && strcmp(argv[3], "read"))) {
 		fprintf(stderr, "usage: %s /dev/videoN vivi.N dqbuf|read\n",
@@ -344,7 +336,7 @@ int main(int argc, char **argv)
 		pthread_create(&t1, NULL, dq_thread, NULL);
 		/* all buffers dequeued: the next DQBUF waits forever */
 		while (atomic_load(&frames) < NBUF && !atomic_load(&done_dq) &&
-		       now() < t0 + 60)
+		       now_s() < t0 + 60)
 			usleep(10000);
 		result(atomic_load(&frames) == NBUF, "streams before the unbind",
 		       "%d frames", atomic_load(&frames));
@@ -358,7 +350,7 @@ int main(int argc, char **argv)
 		       "%d frames", atomic_load(&frames));
 		/* just after a frame: the next one is a frame period away */
 		while (!atomic_load(&done_read) &&
-		       (!atomic_load(&in_call) || now() - read_start < 0.02))
+		       (!atomic_load(&in_call) || now_s() - read_start < 0.02))
 			usleep(1000);
 	}
 
@@ -366,7 +358,7 @@ int main(int argc, char **argv)
 	result(r == 1, "generator thread runs before the unbind", NULL);
 
 	freed0 = freed_count(pdev);
-	t_unbind = now();
+	t_unbind = now_s();
 	r = do_unbind(pdev);
 	if (r) {
 		result(0, "write to " UNBIND, "%s", strerror(-r));
