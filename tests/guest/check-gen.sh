@@ -295,37 +295,51 @@ fi
 # when they are really handed over, late and close together (the README's
 # timestamp rule), so the timestamps must only keep increasing.
 # Starting a process takes up to seconds under TCG, so the busy loops are
-# started first, each waiting for a line on a FIFO; they end by themselves.
-mkfifo "$T/hog"
-hogs=()
-for c in 0 1; do
-	taskset -c $c chrt -f 50 bash -c 'read -r _ <"$1"
-		end=$((${EPOCHREALTIME/./} + 250000))
-		while ((${EPOCHREALTIME/./} < end)); do :; done' hog "$T/hog" &
-	hogs+=($!)
-done
-vivi-timing -S osd_text=0 -f YUYV -s 640x480 -r 30 -b 16 -n 90 \
-	-c "$OUT/stall.csv" "$D" >"$T/st.txt" 2>&1 &
-pid=$!
-# a second into the stream (the first line of the stats is "streaming: yes|no")
-for i in $(seq 100); do
-	read -r l <"$STATS"
-	[ "$l" = "streaming: yes" ] && break
-	sleep 0.1
-done
-sleep 1
-if kill -0 "${hogs[@]}"; then
-	# one line each; the FIFO stays open until both have read theirs
-	exec 8>"$T/hog"
-	echo go >&8
-	echo go >&8
-	wait "${hogs[@]}"
-	exec 8>&-
-fi
-name="stall: a thread stalled for several periods serves each passed deadline, timestamps increasing"
-if wait $pid; then
-	f=$T/st.txt
+# started first, each waiting on a FIFO for the common time (us) at which
+# they end: on a loaded host one may start late, and an end of its own
+# would leave too short an overlap. The stall is the setup, not what is
+# checked: if the thread was not held off 3 periods, it is run again.
+stall_run() {
+	local c hogs=() pid i l
+	rm -f "$T/hog"
+	mkfifo "$T/hog"
+	for c in 0 1; do
+		taskset -c $c chrt -f 50 bash -c 'read -r end <"$1"
+			while ((${EPOCHREALTIME/./} < end)); do :; done' hog "$T/hog" &
+		hogs+=($!)
+	done
+	vivi-timing -S osd_text=0 -f YUYV -s 640x480 -r 30 -b 16 -n 90 \
+		-c "$OUT/stall.csv" "$D" >"$T/st.txt" 2>&1 &
+	pid=$!
+	# a second into the stream (the first line of the stats is
+	# "streaming: yes|no")
+	for i in $(seq 100); do
+		read -r l <"$STATS"
+		[ "$l" = "streaming: yes" ] && break
+		sleep 0.1
+	done
+	sleep 1
+	if kill -0 "${hogs[@]}"; then
+		# one line each; the FIFO stays open until both have read theirs
+		exec 8>"$T/hog"
+		l=$((${EPOCHREALTIME/./} + 250000))
+		echo $l >&8
+		echo $l >&8
+		wait "${hogs[@]}"
+		exec 8>&-
+	fi
+	wait $pid
+}
+for try in 1 2 3; do
+	stall_run
+	rc=$?
 	late=$(sed -n 's/^wake-up lateness ns: mean [0-9]* max //p' "$STATS")
+	[ $rc != 0 ] || [ "${late:-0}" -ge 100000000 ] && break
+	echo "stall: try $try: the thread was held off only ${late:-?} ns"
+done
+name="stall: a thread stalled for several periods serves each passed deadline, timestamps increasing"
+if [ $rc = 0 ]; then
+	f=$T/st.txt
 	# intervals (ms) around the stall, and how many short ones follow a
 	# short one
 	out=$(awk -F, -v p="$(val nominal_us "$f")" '
