@@ -383,8 +383,6 @@ if timing "rate: S_PARM 15 fps while streaming" "$T/r.txt" "" \
 		fail "rate: 30 -> 15 fps mid-stream, sequence numbers 0..59 without reset or gap" \
 			"$(grep -E '^(rate|seq)_' "$f" | tr '\n' ' ')"
 	fi
-	# the intervals that ended before S_PARM, and those that began after:
-	# the new rate counts from the first deadline after S_PARM
 	# the frames stamped before S_PARM, and those stamped after it (the
 	# new rate counts from the first deadline after S_PARM): at least 20
 	# intervals in each, within 1% of 1/30 s and of 1/15 s
