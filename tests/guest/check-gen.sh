@@ -330,11 +330,12 @@ stall_run() {
 	fi
 	wait $pid
 }
+held_ns=100000000 # 3 periods at 30 fps
 for try in 1 2 3; do
 	stall_run
 	rc=$?
 	late=$(sed -n 's/^wake-up lateness ns: mean [0-9]* max //p' "$STATS")
-	[ $rc != 0 ] || [ "${late:-0}" -ge 100000000 ] && break
+	[ $rc != 0 ] || [ "${late:-0}" -ge $held_ns ] && break
 	echo "stall: try $try: the thread was held off only ${late:-?} ns"
 done
 name="stall: a thread stalled for several periods serves each passed deadline, timestamps increasing"
@@ -355,7 +356,7 @@ if [ $rc = 0 ]; then
 		END { printf "%d short intervals after a short one; around the stall, seq:ms since the previous:%s", burst, list }' "$OUT/stall.csv")
 	echo "stall: thread woke up to $((${late:-0} / 1000)) us late; $out;" \
 		"$(grep -E '^seq_(gaps|missing)' "$f" | tr '\n' ' ')"
-	if [ "${late:-0}" -lt 100000000 ]; then
+	if [ "${late:-0}" -lt $held_ns ]; then
 		fail "$name" "the thread was not stalled by 3 periods (lateness max ${late:-?} ns)"
 	elif [ "$(val seq_gaps "$f")" != 0 ] || ! grep -q '^frames dropped: 0$' "$STATS"; then
 		fail "$name" "frames lost with buffers queued: $(grep -E '^seq_' "$f" |
