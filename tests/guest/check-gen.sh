@@ -295,17 +295,23 @@ fi
 # when they are really handed over, late and close together (the README's
 # timestamp rule), so the timestamps must only keep increasing.
 # Starting a process takes up to seconds under TCG, so the busy loops are
-# started first, each waiting on a FIFO for the common time (us) at which
-# they end: on a loaded host one may start late, and an end of its own
-# would leave too short an overlap. The stall is the setup, not what is
-# checked: if the thread was not held off 3 periods, it is run again.
+# started first, each waiting on its own FIFO for the common time (us) at
+# which they end: on a loaded host one may start late, and an end of its own
+# would leave too short an overlap. (One shared FIFO is not enough: bash
+# reads a pipe a byte at a time, so two readers woken by one line split its
+# digits.) Each loop spins at most 2 s whatever it read. The stall is the
+# setup, not what is checked: if the thread was not held off 3 periods, it
+# is run again.
 stall_run() {
 	local c hogs=() pid i l
-	rm -f "$T/hog"
-	mkfifo "$T/hog"
 	for c in 0 1; do
+		rm -f "$T/hog$c"
+		mkfifo "$T/hog$c"
 		taskset -c $c chrt -f 50 bash -c 'read -r end <"$1"
-			while ((${EPOCHREALTIME/./} < end)); do :; done' hog "$T/hog" &
+			now=${EPOCHREALTIME/./}
+			((end < now + 2000000)) || end=$((now + 2000000))
+			while ((${EPOCHREALTIME/./} < end)); do :; done' \
+			hog "$T/hog$c" &
 		hogs+=($!)
 	done
 	vivi-timing -S osd_text=0 -f YUYV -s 640x480 -r 30 -b 16 -n 90 \
@@ -320,13 +326,10 @@ stall_run() {
 	done
 	sleep 1
 	if kill -0 "${hogs[@]}"; then
-		# one line each; the FIFO stays open until both have read theirs
-		exec 8>"$T/hog"
 		l=$((${EPOCHREALTIME/./} + 250000))
-		echo $l >&8
-		echo $l >&8
+		echo $l >"$T/hog0"
+		echo $l >"$T/hog1"
 		wait "${hogs[@]}"
-		exec 8>&-
 	fi
 	wait $pid
 }
