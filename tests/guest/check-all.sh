@@ -3,11 +3,25 @@
 # Inside the VM: every guest test stage, in order; with VIVI_FULL=1 also the
 # long ones of 'make check-full'. VIVI_STAGES="check-x check-y" runs only
 # those (for working on one stage: make check VIVI_STAGES=...).
+# Each stage runs under a watchdog (VIVI_STAGE_TIMEOUT s, default 1200; a
+# quiet stage takes at most 6 minutes) that kills its whole process group:
+# a stage that hangs fails by name, and the stages after it still run.
+# check-full (over an hour) is left to the VM's timeout.
 set -u
 dir=$(dirname "$0")
 stages="check-install check-base check-formats check-apps check-gen check-clients check-robust"
 [ "${VIVI_FULL:-0}" = 1 ] && stages="$stages check-full"
 stages=${VIVI_STAGES:-$stages}
+limit=${VIVI_STAGE_TIMEOUT:-1200}
 for stage in $stages; do
-	"$dir/$stage.sh"
+	if [ "$stage" = check-full ]; then
+		"$dir/$stage.sh"
+		continue
+	fi
+	timeout -k 10 "$limit" "$dir/$stage.sh"
+	rc=$?
+	if [ $rc = 124 ] || [ $rc = 137 ]; then
+		echo "FAIL: $stage: did not finish within $limit s (killed)"
+		lsmod | grep -q '^vivi ' && rmmod vivi
+	fi
 done
