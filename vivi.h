@@ -16,12 +16,14 @@
 #include <media/v4l2-dev.h>
 #include <media/videobuf2-v4l2.h>
 
+#include "vivi_fmt.h"
 #include "vivi_gen.h"
 
 #define VIVI_DRV_NAME		"vivi"
 #define VIVI_MAX_DEVS		16
 #define VIVI_MAX_INPUTS		4
-#define VIVI_MAX_FORMATS	24
+/* the size of a card label: video_device.name (32 or 64 bytes, by kernel) */
+#define VIVI_NAME_LEN		sizeof_field(struct video_device, name)
 /*
  * The generator thread holds one buffer while it draws ahead, so an
  * application with this many gets seven frame periods to requeue, enough
@@ -45,15 +47,36 @@ enum vivi_osd_mode {
 	VIVI_OSD_NONE,
 };
 
+/* the debug module parameter, in vivi_stream.c: 0 to 3 */
 extern unsigned int vivi_debug;
 
 #define vivi_dbg(level, vivi, fmt, arg...) \
 	v4l2_dbg(level, vivi_debug, &(vivi)->v4l2_dev, fmt, ##arg)
 
 /**
+ * struct vivi_config - how one device is set up, from the module parameters
+ * @card_label: the card name, as QUERYCAP reports it
+ * @video_nr: the /dev/videoN number asked for, -1 for the first free one
+ * @n_inputs: the number of camera inputs, 1 to VIVI_MAX_INPUTS
+ * @formats: the formats offered, in ENUM_FMT order
+ * @fail_probe: testing only: fail the probe once fully registered
+ *
+ * Parsed and checked once when the module loads, then handed to the device
+ * as platform data; the device keeps its own copy, so no ioctl reads a
+ * module parameter.
+ */
+struct vivi_config {
+	char card_label[VIVI_NAME_LEN];
+	int video_nr;
+	unsigned int n_inputs;
+	struct vivi_fmt_list formats;
+	bool fail_probe;
+};
+
+/**
  * struct vivi_buffer - a capture buffer and its place in the queue
  * @vb: the vb2 buffer; must be first
- * @list: link in &vivi_dev.buf_list
+ * @list: link in &vivi_node.buf_list
  */
 struct vivi_buffer {
 	struct vb2_v4l2_buffer vb;
@@ -84,81 +107,96 @@ struct vivi_stats {
 	u64 wakeups;
 };
 
+struct vivi_dev;
+
 /**
- * struct vivi_dev - one vivi capture device
- * @v4l2_dev: the V4L2 device; its release frees this struct
- * @vdev: the video node
- * @ctrl_handler: the controls
- * @queue: the vb2 capture queue
- * @pdev: the platform device this instance is bound to
- * @inst: instance number, as in "vivi-N"
- * @lock: serializes ioctls and the vb2 queue (vdev->lock, queue->lock);
- *	guards @fmt, @input and the controls
- * @slock: guards @buf_list, @thread_starved, @timeperframe, @settings and
- *	@stats, the state that the generator thread reads or writes while
- *	streaming
+ * struct vivi_node - one video node: its queue, format and frame thread
+ * @vivi: the device this node belongs to
+ * @vdev: the video node; its drvdata is this struct
+ * @queue: the vb2 queue; its drv_priv is this struct
  * @buf_list: buffers queued to the driver and not yet filled
  * @thread: the generator thread while streaming, else NULL; set and cleared
- *	under @lock
+ *	under &vivi_dev.lock
  * @thread_starved: the thread waits for its next deadline without a buffer
  *	to draw ahead into; the next QBUF wakes it
  * @fmt: the negotiated format
  * @timeperframe: the negotiated frame interval
- * @input: the selected input
- * @settings: picture settings, mirrored from the controls
- * @osd_mode: what the on-screen text shows, an enum vivi_osd_mode
  * @stats: counters of the generator thread
  * @stream_start_ns: monotonic time of STREAMON
- * @font: the kernel's VGA8x16 glyphs for the on-screen text, or NULL
  * @scratch: template memory for vivi_gen_fill(), sized for the widest frame
- * @debugfs: this device's debugfs directory
- * @ctrl_pattern: V4L2_CID_TEST_PATTERN, set to the input's default on S_INPUT
+ *
+ * &vivi_dev.lock guards @fmt and @thread. &vivi_dev.slock guards
+ * @buf_list, @thread_starved, @timeperframe and @stats, which the thread
+ * reads or writes while streaming.
+ *
+ * The thread reads @fmt without a lock. That is safe because S_FMT (the
+ * only writer) returns -EBUSY while vb2_is_busy(), and the thread exists
+ * only between start_streaming and stop_streaming, while buffers are
+ * allocated and the queue is therefore busy. @stream_start_ns and @scratch
+ * likewise change only while no thread runs.
  */
-struct vivi_dev {
-	struct v4l2_device v4l2_dev;
+struct vivi_node {
+	struct vivi_dev *vivi;
 	struct video_device vdev;
-	struct v4l2_ctrl_handler ctrl_handler;
 	struct vb2_queue queue;
-	struct platform_device *pdev;
-	unsigned int inst;
-
-	struct mutex lock;		/* ioctls and the vb2 queue */
-	spinlock_t slock;		/* what the thread shares */
 	struct list_head buf_list;
 	struct task_struct *thread;
 	bool thread_starved;
-
 	struct v4l2_pix_format fmt;
 	struct v4l2_fract timeperframe;
+	struct vivi_stats stats;
+	u64 stream_start_ns;
+	void *scratch;
+};
+
+/**
+ * struct vivi_dev - one vivi capture device
+ * @v4l2_dev: the V4L2 device; its release frees this struct
+ * @ctrl_handler: the controls
+ * @pdev: the platform device this instance is bound to
+ * @inst: instance number, as in "vivi-N"
+ * @cfg: this device's configuration, fixed once probed
+ * @lock: serializes ioctls and the vb2 queues (vdev->lock, queue->lock);
+ *	guards @input, the controls and what &struct vivi_node says
+ * @slock: guards @settings, @osd_mode and the nodes' streaming state (see
+ *	&struct vivi_node)
+ * @input: the selected input
+ * @settings: picture settings, mirrored from the controls
+ * @osd_mode: what the on-screen text shows, an enum vivi_osd_mode
+ * @font: the kernel's VGA8x16 glyphs for the on-screen text, or NULL
+ * @debugfs: this device's debugfs directory
+ * @ctrl_pattern: V4L2_CID_TEST_PATTERN, set to the input's default on S_INPUT
+ * @cap: the video capture node
+ */
+struct vivi_dev {
+	struct v4l2_device v4l2_dev;
+	struct v4l2_ctrl_handler ctrl_handler;
+	struct platform_device *pdev;
+	unsigned int inst;
+	struct vivi_config cfg;
+
+	struct mutex lock;		/* ioctls and the vb2 queues */
+	spinlock_t slock;		/* what the threads share */
+
 	unsigned int input;
 	struct vivi_gen_settings settings;
 	u32 osd_mode;
-	struct vivi_stats stats;
-	u64 stream_start_ns;
 
 	const u8 *font;
-	void *scratch;
 	struct dentry *debugfs;
 	struct v4l2_ctrl *ctrl_pattern;
+
+	struct vivi_node cap;
 };
 
-/* vivi_main.c */
-extern unsigned int vivi_n_inputs;
-extern u32 vivi_formats[VIVI_MAX_FORMATS];
-extern unsigned int vivi_n_formats;
+/* vivi_stream.c: the frame thread and the vb2 queue */
+int vivi_queue_init(struct vivi_node *node, struct device *dev);
+int vivi_status_text(struct vivi_node *node, char *buf, size_t size);
 
-int vivi_start_streaming(struct vivi_dev *vivi);
-void vivi_stop_streaming(struct vivi_dev *vivi);
-int vivi_status_text(struct vivi_dev *vivi, char *buf, size_t size);
-
-/* vivi_ioctl.c */
+/* vivi_ioctl.c: ioctls, controls and file operations */
 extern const struct v4l2_ioctl_ops vivi_ioctl_ops;
 extern const struct v4l2_file_operations vivi_fops;
 
-void vivi_fmt_default(struct vivi_dev *vivi);
 int vivi_ctrls_init(struct vivi_dev *vivi);
-int vivi_plane_layout(const struct v4l2_pix_format *pix,
-		      struct vivi_gen_frame *f, u8 *base);
-u32 vivi_fps_x10(const struct v4l2_fract *tpf);
 
 #endif

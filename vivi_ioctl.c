@@ -4,8 +4,6 @@
  */
 
 #include <linux/kernel.h>
-#include <linux/math64.h>
-#include <linux/minmax.h>
 #include <linux/string.h>
 #include <media/v4l2-common.h>
 #include <media/v4l2-ctrls.h>
@@ -15,347 +13,113 @@
 
 #include "vivi.h"
 
-#define VIVI_DEF_WIDTH		640
-#define VIVI_DEF_HEIGHT		480
-#define VIVI_DEF_FPS		30
-
-/*
- * v4l2_format_info() of older kernels lacks a few of our formats; these
- * entries follow its layout.
- */
-static const struct v4l2_format_info vivi_fallback_info[] = {
-	{ .format = V4L2_PIX_FMT_RGB565X, .pixel_enc = V4L2_PIXEL_ENC_RGB,
-	  .mem_planes = 1, .comp_planes = 1, .bpp = { 2 }, .hdiv = 1,
-	  .vdiv = 1 },
-	{ .format = V4L2_PIX_FMT_XRGB555, .pixel_enc = V4L2_PIXEL_ENC_RGB,
-	  .mem_planes = 1, .comp_planes = 1, .bpp = { 2 }, .hdiv = 1,
-	  .vdiv = 1 },
-	{ .format = V4L2_PIX_FMT_Y16, .pixel_enc = V4L2_PIXEL_ENC_YUV,
-	  .mem_planes = 1, .comp_planes = 1, .bpp = { 2 }, .hdiv = 1,
-	  .vdiv = 1 },
-};
-
-static const struct v4l2_format_info *vivi_format_info(u32 fourcc)
-{
-	const struct v4l2_format_info *info = v4l2_format_info(fourcc);
-	unsigned int i;
-
-	if (info)
-		return info;
-	for (i = 0; i < ARRAY_SIZE(vivi_fallback_info); i++)
-		if (vivi_fallback_info[i].format == fourcc)
-			return &vivi_fallback_info[i];
-	return NULL;
-}
-
-/* v4l2_find_nearest_size() wants u32 fields */
-struct vivi_size {
-	u32 width;
-	u32 height;
-};
-
-static const struct vivi_size vivi_sizes[] = {
-	{ 160, 120 }, { 320, 240 }, { 640, 360 }, { 640, 480 },
-	{ 800, 600 }, { 1024, 768 }, { 1280, 720 }, { 1920, 1080 },
-	{ 2560, 1440 }, { 3840, 2160 },
-};
-
-/*
- * Frame intervals, shortest first, as ENUM_FRAMEINTERVALS lists them. 12.5
- * fps is what many webcams (and vivid's webcam input) offer at 720p.
- */
-static const struct v4l2_fract vivi_intervals[] = {
-	{ 1, 120 }, { 1, 60 }, { 1, 50 }, { 1, 30 }, { 1, 25 }, { 1, 15 },
-	{ 2, 25 }, { 1, 10 }, { 1, 5 },
-};
-
-static u32 vivi_max_fps(u32 width, u32 height)
-{
-	if (width * height <= 1280 * 720)
-		return 120;
-	if (width * height <= 1920 * 1080)
-		return 60;
-	return 30;
-}
-
-static bool vivi_interval_offered(const struct v4l2_fract *tpf, u32 width,
-				  u32 height)
-{
-	/* denominator / numerator > max fps, without dividing */
-	return tpf->denominator <= (u64)tpf->numerator *
-				   vivi_max_fps(width, height);
-}
-
-static u64 vivi_interval_ns(const struct v4l2_fract *tpf)
-{
-	return div_u64((u64)tpf->numerator * NSEC_PER_SEC, tpf->denominator);
-}
-
-static bool vivi_format_offered(u32 fourcc)
-{
-	unsigned int i;
-
-	for (i = 0; i < vivi_n_formats; i++)
-		if (vivi_formats[i] == fourcc)
-			return true;
-	return false;
-}
-
-static bool vivi_size_offered(u32 width, u32 height)
-{
-	unsigned int i;
-
-	for (i = 0; i < ARRAY_SIZE(vivi_sizes); i++)
-		if (vivi_sizes[i].width == width &&
-		    vivi_sizes[i].height == height)
-			return true;
-	return false;
-}
-
-/**
- * vivi_fps_x10() - ten times the frames per second of an interval, rounded
- * @tpf: the frame interval
- *
- * Return: ten times the rate in frames per second, 0 for a zero interval
- */
-u32 vivi_fps_x10(const struct v4l2_fract *tpf)
-{
-	if (!tpf->numerator)
-		return 0;
-	return DIV_ROUND_CLOSEST(tpf->denominator * 10, tpf->numerator);
-}
-
-/*
- * The offered rate closest to @tpf in time per frame; a zero fraction asks
- * for the default rate.
- */
-static struct v4l2_fract vivi_snap_interval(const struct v4l2_fract *tpf,
-					    u32 width, u32 height)
-{
-	struct v4l2_fract best = { 1, VIVI_DEF_FPS };
-	u64 want_ns, best_err = U64_MAX;
-	unsigned int i;
-
-	if (!tpf->numerator || !tpf->denominator)
-		return best;
-	want_ns = vivi_interval_ns(tpf);
-
-	for (i = 0; i < ARRAY_SIZE(vivi_intervals); i++) {
-		u64 ns = vivi_interval_ns(&vivi_intervals[i]);
-		u64 err = ns > want_ns ? ns - want_ns : want_ns - ns;
-
-		if (!vivi_interval_offered(&vivi_intervals[i], width, height))
-			continue;
-		if (err < best_err) {
-			best_err = err;
-			best = vivi_intervals[i];
-		}
-	}
-	return best;
-}
-
-/*
- * Geometry from the kernel's format table. An application may ask for a
- * larger bytesperline; it is honored up to twice the minimum and kept a
- * multiple of the chroma subsampling, so every plane's stride is exact.
- */
-static void vivi_fill_pix(struct v4l2_pix_format *pix,
-			  const struct v4l2_format_info *info, u32 req_bpl)
-{
-	u32 min_bpl = pix->width * info->bpp[0];
-	u32 bpl = clamp(req_bpl, min_bpl, 2 * min_bpl);
-	unsigned int p;
-
-	if (info->comp_planes > 1)
-		bpl = ALIGN(bpl, info->hdiv);
-	pix->bytesperline = bpl;
-	pix->sizeimage = bpl * pix->height;
-	for (p = 1; p < info->comp_planes; p++)
-		pix->sizeimage += bpl * info->bpp[p] /
-				  (info->bpp[0] * info->hdiv) *
-				  DIV_ROUND_UP(pix->height, info->vdiv);
-}
-
-/**
- * vivi_plane_layout() - where the color planes of a buffer start
- * @pix: the negotiated format
- * @f: filled with fourcc, size, plane pointers and strides
- * @base: the buffer's kernel address
- *
- * Return: 0, or -EINVAL for a format the driver does not know.
- */
-int vivi_plane_layout(const struct v4l2_pix_format *pix,
-		      struct vivi_gen_frame *f, u8 *base)
-{
-	const struct v4l2_format_info *info = vivi_format_info(pix->pixelformat);
-	unsigned int p;
-
-	if (!info)
-		return -EINVAL;
-	memset(f, 0, sizeof(*f));
-	f->fourcc = pix->pixelformat;
-	f->width = pix->width;
-	f->height = pix->height;
-	f->plane[0] = base;
-	f->stride[0] = pix->bytesperline;
-	for (p = 1; p < info->comp_planes && p < ARRAY_SIZE(f->plane); p++) {
-		u32 lines = p == 1 ? pix->height :
-			    DIV_ROUND_UP(pix->height, info->vdiv);
-
-		f->stride[p] = pix->bytesperline * info->bpp[p] /
-			       (info->bpp[0] * info->hdiv);
-		f->plane[p] = f->plane[p - 1] + f->stride[p - 1] * lines;
-	}
-	return 0;
-}
-
-/* YUYV, the format every webcam application handles, unless left out */
-static u32 vivi_default_fourcc(void)
-{
-	return vivi_format_offered(V4L2_PIX_FMT_YUYV) ? V4L2_PIX_FMT_YUYV :
-							vivi_formats[0];
-}
-
-static void vivi_try_pix(struct v4l2_pix_format *pix)
-{
-	const struct v4l2_format_info *info;
-	const struct vivi_size *sz;
-
-	if (!vivi_format_offered(pix->pixelformat))
-		pix->pixelformat = vivi_default_fourcc();
-	info = vivi_format_info(pix->pixelformat);
-
-	sz = v4l2_find_nearest_size(vivi_sizes, ARRAY_SIZE(vivi_sizes),
-				    width, height, pix->width, pix->height);
-	pix->width = sz->width;
-	pix->height = sz->height;
-	pix->field = V4L2_FIELD_NONE;
-	vivi_fill_pix(pix, info, pix->bytesperline);
-
-	pix->colorspace = V4L2_COLORSPACE_SRGB;
-	pix->xfer_func = V4L2_XFER_FUNC_SRGB;
-	pix->ycbcr_enc = V4L2_YCBCR_ENC_601;
-	pix->quantization = vivi_gen_is_yuv(pix->pixelformat) ?
-			    V4L2_QUANTIZATION_LIM_RANGE :
-			    V4L2_QUANTIZATION_FULL_RANGE;
-	pix->flags = 0;
-	pix->priv = 0;
-}
-
-/**
- * vivi_fmt_default() - set the power-on format and frame rate
- * @vivi: the device
- */
-void vivi_fmt_default(struct vivi_dev *vivi)
-{
-	struct v4l2_pix_format *pix = &vivi->fmt;
-
-	memset(pix, 0, sizeof(*pix));
-	pix->pixelformat = vivi_default_fourcc();
-	pix->width = VIVI_DEF_WIDTH;
-	pix->height = VIVI_DEF_HEIGHT;
-	vivi_try_pix(pix);
-	vivi->timeperframe = (struct v4l2_fract){ 1, VIVI_DEF_FPS };
-}
-
 static int vivi_querycap(struct file *file, void *priv,
 			 struct v4l2_capability *cap)
 {
-	struct vivi_dev *vivi = video_drvdata(file);
+	struct vivi_node *node = video_drvdata(file);
 
 	strscpy(cap->driver, VIVI_DRV_NAME, sizeof(cap->driver));
-	strscpy(cap->card, vivi->vdev.name, sizeof(cap->card));
+	strscpy(cap->card, node->vdev.name, sizeof(cap->card));
 	snprintf(cap->bus_info, sizeof(cap->bus_info), "platform:%s-%u",
-		 VIVI_DRV_NAME, vivi->inst);
+		 VIVI_DRV_NAME, node->vivi->inst);
 	return 0;
+}
+
+static const struct vivi_fmt_list *vivi_formats(struct file *file)
+{
+	struct vivi_node *node = video_drvdata(file);
+
+	return &node->vivi->cfg.formats;
 }
 
 static int vivi_enum_fmt(struct file *file, void *priv,
 			 struct v4l2_fmtdesc *f)
 {
-	if (f->index >= vivi_n_formats)
+	const struct vivi_fmt_list *list = vivi_formats(file);
+
+	if (f->index >= list->count)
 		return -EINVAL;
 	/* the core fills in the description and flags */
-	f->pixelformat = vivi_formats[f->index];
+	f->pixelformat = list->fourcc[f->index];
 	return 0;
 }
 
 static int vivi_g_fmt(struct file *file, void *priv, struct v4l2_format *f)
 {
-	struct vivi_dev *vivi = video_drvdata(file);
+	struct vivi_node *node = video_drvdata(file);
 
-	f->fmt.pix = vivi->fmt;
+	f->fmt.pix = node->fmt;
 	return 0;
 }
 
 static int vivi_try_fmt(struct file *file, void *priv, struct v4l2_format *f)
 {
-	vivi_try_pix(&f->fmt.pix);
+	vivi_fmt_try_pix(vivi_formats(file), &f->fmt.pix);
 	return 0;
+}
+
+/* Set the node's frame interval; the thread takes it at its next deadline */
+static void vivi_set_interval(struct vivi_node *node,
+			      const struct v4l2_fract *want)
+{
+	struct v4l2_fract tpf;
+
+	tpf = vivi_fmt_snap_interval(want, node->fmt.width, node->fmt.height);
+	spin_lock_irq(&node->vivi->slock);
+	node->timeperframe = tpf;
+	spin_unlock_irq(&node->vivi->slock);
 }
 
 static int vivi_s_fmt(struct file *file, void *priv, struct v4l2_format *f)
 {
-	struct vivi_dev *vivi = video_drvdata(file);
-	struct v4l2_fract tpf;
+	struct vivi_node *node = video_drvdata(file);
 
-	vivi_try_pix(&f->fmt.pix);
-	if (vb2_is_busy(&vivi->queue))
+	vivi_fmt_try_pix(vivi_formats(file), &f->fmt.pix);
+	/* the thread reads node->fmt without a lock: see struct vivi_node */
+	if (vb2_is_busy(&node->queue))
 		return -EBUSY;
 
-	vivi->fmt = f->fmt.pix;
+	node->fmt = f->fmt.pix;
 	/* a size that does not offer the current rate snaps the rate too */
-	tpf = vivi_snap_interval(&vivi->timeperframe, vivi->fmt.width,
-				 vivi->fmt.height);
-	spin_lock_irq(&vivi->slock);
-	vivi->timeperframe = tpf;
-	spin_unlock_irq(&vivi->slock);
+	vivi_set_interval(node, &node->timeperframe);
 	return 0;
 }
 
 static int vivi_enum_framesizes(struct file *file, void *priv,
 				struct v4l2_frmsizeenum *fsize)
 {
-	if (!vivi_format_offered(fsize->pixel_format) ||
-	    fsize->index >= ARRAY_SIZE(vivi_sizes))
+	u32 w, h;
+
+	if (!vivi_fmt_offered(vivi_formats(file), fsize->pixel_format) ||
+	    !vivi_fmt_size(fsize->index, &w, &h))
 		return -EINVAL;
 	fsize->type = V4L2_FRMSIZE_TYPE_DISCRETE;
-	fsize->discrete.width = vivi_sizes[fsize->index].width;
-	fsize->discrete.height = vivi_sizes[fsize->index].height;
+	fsize->discrete.width = w;
+	fsize->discrete.height = h;
 	return 0;
 }
 
 static int vivi_enum_frameintervals(struct file *file, void *priv,
 				    struct v4l2_frmivalenum *fival)
 {
-	unsigned int i, n = 0;
-
-	if (!vivi_format_offered(fival->pixel_format) ||
-	    !vivi_size_offered(fival->width, fival->height))
+	if (!vivi_fmt_offered(vivi_formats(file), fival->pixel_format) ||
+	    !vivi_fmt_size_offered(fival->width, fival->height) ||
+	    !vivi_fmt_interval(fival->index, fival->width, fival->height,
+			       &fival->discrete))
 		return -EINVAL;
-
-	for (i = 0; i < ARRAY_SIZE(vivi_intervals); i++) {
-		if (!vivi_interval_offered(&vivi_intervals[i], fival->width,
-					   fival->height))
-			continue;
-		if (n++ == fival->index) {
-			fival->type = V4L2_FRMIVAL_TYPE_DISCRETE;
-			fival->discrete = vivi_intervals[i];
-			return 0;
-		}
-	}
-	return -EINVAL;
+	fival->type = V4L2_FRMIVAL_TYPE_DISCRETE;
+	return 0;
 }
 
 static int vivi_g_parm(struct file *file, void *priv,
 		       struct v4l2_streamparm *a)
 {
-	struct vivi_dev *vivi = video_drvdata(file);
+	struct vivi_node *node = video_drvdata(file);
 
 	if (a->type != V4L2_BUF_TYPE_VIDEO_CAPTURE)
 		return -EINVAL;
 	a->parm.capture.capability = V4L2_CAP_TIMEPERFRAME;
-	a->parm.capture.timeperframe = vivi->timeperframe;
+	a->parm.capture.timeperframe = node->timeperframe;
 	a->parm.capture.readbuffers = VIVI_MIN_BUFFERS;
 	return 0;
 }
@@ -363,24 +127,20 @@ static int vivi_g_parm(struct file *file, void *priv,
 static int vivi_s_parm(struct file *file, void *priv,
 		       struct v4l2_streamparm *a)
 {
-	struct vivi_dev *vivi = video_drvdata(file);
-	struct v4l2_fract tpf;
+	struct vivi_node *node = video_drvdata(file);
 
 	if (a->type != V4L2_BUF_TYPE_VIDEO_CAPTURE)
 		return -EINVAL;
-	tpf = vivi_snap_interval(&a->parm.capture.timeperframe,
-				 vivi->fmt.width, vivi->fmt.height);
-	/* the generator thread picks this up at its next deadline */
-	spin_lock_irq(&vivi->slock);
-	vivi->timeperframe = tpf;
-	spin_unlock_irq(&vivi->slock);
+	vivi_set_interval(node, &a->parm.capture.timeperframe);
 	return vivi_g_parm(file, priv, a);
 }
 
 static int vivi_enum_input(struct file *file, void *priv,
 			   struct v4l2_input *inp)
 {
-	if (inp->index >= vivi_n_inputs)
+	struct vivi_node *node = video_drvdata(file);
+
+	if (inp->index >= node->vivi->cfg.n_inputs)
 		return -EINVAL;
 	inp->type = V4L2_INPUT_TYPE_CAMERA;
 	snprintf(inp->name, sizeof(inp->name), "Camera %u", inp->index);
@@ -389,9 +149,9 @@ static int vivi_enum_input(struct file *file, void *priv,
 
 static int vivi_g_input(struct file *file, void *priv, unsigned int *i)
 {
-	struct vivi_dev *vivi = video_drvdata(file);
+	struct vivi_node *node = video_drvdata(file);
 
-	*i = vivi->input;
+	*i = node->vivi->input;
 	return 0;
 }
 
@@ -402,13 +162,14 @@ static const u32 vivi_input_pattern[VIVI_MAX_INPUTS] = {
 
 static int vivi_s_input(struct file *file, void *priv, unsigned int i)
 {
-	struct vivi_dev *vivi = video_drvdata(file);
+	struct vivi_node *node = video_drvdata(file);
+	struct vivi_dev *vivi = node->vivi;
 
-	if (i >= vivi_n_inputs)
+	if (i >= vivi->cfg.n_inputs)
 		return -EINVAL;
 	if (i == vivi->input)
 		return 0;
-	if (vb2_is_busy(&vivi->queue))
+	if (vb2_is_busy(&node->queue))
 		return -EBUSY;
 	vivi->input = i;
 	return v4l2_ctrl_s_ctrl(vivi->ctrl_pattern, vivi_input_pattern[i]);
@@ -416,14 +177,14 @@ static int vivi_s_input(struct file *file, void *priv, unsigned int i)
 
 static int vivi_log_status(struct file *file, void *priv)
 {
-	struct vivi_dev *vivi = video_drvdata(file);
+	struct vivi_node *node = video_drvdata(file);
 	char buf[512], *line, *cur = buf;
 
 	v4l2_ctrl_log_status(file, priv);
-	vivi_status_text(vivi, buf, sizeof(buf));
+	vivi_status_text(node, buf, sizeof(buf));
 	while ((line = strsep(&cur, "\n")) != NULL)
 		if (*line)
-			v4l2_info(&vivi->v4l2_dev, "%s\n", line);
+			v4l2_info(&node->vivi->v4l2_dev, "%s\n", line);
 	return 0;
 }
 

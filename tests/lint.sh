@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 # make lint: checkpatch.pl --strict, kernel-doc and sparse over the driver
-# sources. checkpatch comes from Debian's linux-source-6.1 (tests/deps.sh
+# sources, and the layering of the driver's files (tests/layers.sh).
+# checkpatch comes from Debian's linux-source-6.1 (tests/deps.sh
 # installs it), extracted once into $BUILD/checkpatch. Prints one PASS:/FAIL:
 # line per tool. VIVI_LINT_SPARSE=0 leaves sparse out (make check: the strict
 # build already ran it).
@@ -58,7 +59,12 @@ else
 	echo "PASS: lint: kernel-doc -none -v ($(grep -c 'Scanning doc for' <<<"$out") documented items)"
 fi
 
+# the layers read the objects of a build: the strict one of make check
+# (in the tree), else this script's own
 if [ "${VIVI_LINT_SPARSE:-1}" != 0 ]; then
 	tests/build-strict.sh "$BUILD/lint-src" || rc=1
+	tests/layers.sh "$BUILD/lint-src" || rc=1
+else
+	tests/layers.sh . || rc=1
 fi
 exit "$rc"
