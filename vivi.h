@@ -94,6 +94,11 @@ struct vivi_buffer {
  * @late_max_ns: the latest wake-up after a deadline
  * @late_total_ns: sum of wake-up lateness, for the mean
  * @wakeups: deadlines the thread woke for
+ * @injected_drops: frames dropped on request (faults/drop_*), also counted
+ *	in @dropped
+ * @stalled: deadlines that passed during a requested stall, also counted in
+ *	@dropped
+ * @corrupted: buffers returned with V4L2_BUF_FLAG_ERROR on request
  */
 struct vivi_stats {
 	u64 generated;
@@ -105,6 +110,62 @@ struct vivi_stats {
 	u64 late_max_ns;
 	u64 late_total_ns;
 	u64 wakeups;
+	u64 injected_drops;
+	u64 stalled;
+	u64 corrupted;
+};
+
+/**
+ * enum vivi_fault - what an injected fault does to one frame
+ * @VIVI_FAULT_NONE: delivered as usual
+ * @VIVI_FAULT_DROP: not delivered; the sequence number skips it
+ * @VIVI_FAULT_STALL: not delivered, during a stall
+ * @VIVI_FAULT_CORRUPT: delivered with V4L2_BUF_FLAG_ERROR and its payload
+ */
+enum vivi_fault {
+	VIVI_FAULT_NONE,
+	VIVI_FAULT_DROP,
+	VIVI_FAULT_STALL,
+	VIVI_FAULT_CORRUPT,
+};
+
+/**
+ * enum vivi_fail - the set-up steps that can be made to fail once
+ * @VIVI_FAIL_REQBUFS: the next buffer allocation (REQBUFS, CREATE_BUFS)
+ * @VIVI_FAIL_STREAMON: the next start of streaming
+ * @VIVI_FAIL_COUNT: the number of steps
+ */
+enum vivi_fail {
+	VIVI_FAIL_REQBUFS,
+	VIVI_FAIL_STREAMON,
+	VIVI_FAIL_COUNT,
+};
+
+/**
+ * struct vivi_faults - the faults a test asked for, from debugfs
+ * @drop_every: drop each frame whose sequence number is N - 1 modulo N;
+ *	0 = off
+ * @drop_percent: drop this share of frames, 0 to 100, picked by a hash of
+ *	@drop_seed and the sequence number, so a run can be replayed
+ * @drop_seed: see @drop_percent
+ * @corrupt_every: like @drop_every, but the buffer comes back with
+ *	V4L2_BUF_FLAG_ERROR
+ * @stall_ms: the last stall asked for, in ms
+ * @stall_until_ns: no frame is delivered before this monotonic time
+ * @fail: a positive errno that the next such step returns, once; 0 = none
+ * @sequence_start: the sequence number of the first frame of a stream
+ *
+ * All guarded by &vivi_dev.slock.
+ */
+struct vivi_faults {
+	u32 drop_every;
+	u32 drop_percent;
+	u32 drop_seed;
+	u32 corrupt_every;
+	u32 stall_ms;
+	u64 stall_until_ns;
+	u32 fail[VIVI_FAIL_COUNT];
+	u32 sequence_start;
 };
 
 struct vivi_dev;
@@ -124,10 +185,11 @@ struct vivi_dev;
  * @stats: counters of the generator thread
  * @stream_start_ns: monotonic time of STREAMON
  * @scratch: template memory for vivi_gen_fill(), sized for the widest frame
+ * @faults: the faults injected into this node's stream
  *
  * &vivi_dev.lock guards @fmt and @thread. &vivi_dev.slock guards
- * @buf_list, @thread_starved, @timeperframe and @stats, which the thread
- * reads or writes while streaming.
+ * @buf_list, @thread_starved, @timeperframe, @stats and @faults, which the
+ * thread reads or writes while streaming.
  *
  * The thread reads @fmt without a lock. That is safe because S_FMT (the
  * only writer) returns -EBUSY while vb2_is_busy(), and the thread exists
@@ -147,6 +209,7 @@ struct vivi_node {
 	struct vivi_stats stats;
 	u64 stream_start_ns;
 	void *scratch;
+	struct vivi_faults faults;
 };
 
 /**
@@ -189,7 +252,15 @@ struct vivi_dev {
 	struct vivi_node cap;
 };
 
+/* vivi_inject.c: faults on demand */
+enum vivi_fault vivi_inject_frame(struct vivi_node *node, u32 sequence,
+				  u64 now_ns);
+int vivi_inject_fail(struct vivi_node *node, enum vivi_fail which);
+u32 vivi_inject_sequence_start(struct vivi_node *node);
+void vivi_inject_debugfs(struct vivi_node *node, struct dentry *parent);
+
 /* vivi_stream.c: the frame thread and the vb2 queue */
+#define VIVI_STATUS_LEN		768	/* room for vivi_status_text() */
 int vivi_queue_init(struct vivi_node *node, struct device *dev);
 int vivi_status_text(struct vivi_node *node, char *buf, size_t size);
 

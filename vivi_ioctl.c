@@ -178,7 +178,7 @@ static int vivi_s_input(struct file *file, void *priv, unsigned int i)
 static int vivi_log_status(struct file *file, void *priv)
 {
 	struct vivi_node *node = video_drvdata(file);
-	char buf[512], *line, *cur = buf;
+	char buf[VIVI_STATUS_LEN], *line, *cur = buf;
 
 	v4l2_ctrl_log_status(file, priv);
 	vivi_status_text(node, buf, sizeof(buf));

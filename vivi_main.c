@@ -56,7 +56,7 @@ static struct dentry *vivi_debugfs_root;
 static int vivi_stats_show(struct seq_file *m, void *unused)
 {
 	struct vivi_node *node = m->private;
-	char buf[512];
+	char buf[VIVI_STATUS_LEN];
 	int ret;
 
 	ret = mutex_lock_interruptible(&node->vivi->lock);
@@ -172,6 +172,7 @@ static int vivi_probe(struct platform_device *pdev)
 					   vivi_debugfs_root);
 	debugfs_create_file("stats", 0444, vivi->debugfs, &vivi->cap,
 			    &vivi_stats_fops);
+	vivi_inject_debugfs(&vivi->cap, vivi->debugfs);
 	if (cfg->fail_probe) {
 		v4l2_info(&vivi->v4l2_dev, "fail_dev=%u: failing the probe\n",
 			  vivi->inst);

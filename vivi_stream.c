@@ -213,12 +213,20 @@ static u64 vivi_wait(struct vivi_node *node, bool have_buf, u64 deadline)
 	return now < deadline ? 0 : now;
 }
 
+/* A frame lost on request keeps its buffer for the next one */
+static void vivi_requeue(struct vivi_node *node, struct vivi_buffer *buf)
+{
+	spin_lock_irq(&node->vivi->slock);
+	list_add(&buf->list, &node->buf_list);
+	spin_unlock_irq(&node->vivi->slock);
+}
+
 /*
  * Serve every deadline up to @now: hand over this deadline's frame in
  * @buf (drawn ahead), then catch up on the ones that passed while the
  * thread was late, as hardware would have filled a queued buffer at each.
- * Only deadlines that find no buffer are lost: the sequence number still
- * advances, as with a real sensor.
+ * Only deadlines that find no buffer, or that a test asked to lose, are
+ * lost: the sequence number still advances, as with a real sensor.
  */
 static void vivi_serve(struct vivi_node *node, struct vivi_clock *c,
 		       struct vivi_buffer *buf, int err, u64 deadline, u64 now)
@@ -226,6 +234,7 @@ static void vivi_serve(struct vivi_node *node, struct vivi_clock *c,
 	struct vivi_dev *vivi = node->vivi;
 	u64 late = now - deadline;
 	u64 missed = div64_u64(late, c->interval_ns);
+	enum vivi_fault fault;
 
 	c->n += missed + 1;
 	spin_lock_irq(&vivi->slock);
@@ -234,7 +243,21 @@ static void vivi_serve(struct vivi_node *node, struct vivi_clock *c,
 	node->stats.late_max_ns = max(node->stats.late_max_ns, late);
 	spin_unlock_irq(&vivi->slock);
 
-	for (;;) {
+	do {
+		fault = vivi_inject_frame(node, c->sequence, now);
+		if (fault == VIVI_FAULT_DROP || fault == VIVI_FAULT_STALL) {
+			if (buf)
+				vivi_requeue(node, buf);
+			buf = NULL;
+			spin_lock_irq(&vivi->slock);
+			node->stats.dropped++;
+			spin_unlock_irq(&vivi->slock);
+			vivi_dbg(3, vivi, "sequence %u: %s on request\n",
+				 c->sequence, fault == VIVI_FAULT_DROP ?
+				 "dropped" : "stalled");
+			c->sequence++;
+			continue;
+		}
 		if (!buf)
 			buf = vivi_next_frame(node, c->sequence, now, &err);
 		if (!buf) {
@@ -250,11 +273,10 @@ static void vivi_serve(struct vivi_node *node, struct vivi_clock *c,
 		}
 		vivi_dbg(3, vivi, "sequence %u in buffer %u\n", c->sequence,
 			 buf->vb.vb2_buf.index);
-		vivi_deliver(node, buf, c->sequence++, err);
+		vivi_deliver(node, buf, c->sequence++,
+			     fault == VIVI_FAULT_CORRUPT ? -EIO : err);
 		buf = NULL;
-		if (!missed--)
-			return;
-	}
+	} while (missed--);
 }
 
 /*
@@ -265,7 +287,10 @@ static void vivi_serve(struct vivi_node *node, struct vivi_clock *c,
 static int vivi_thread(void *data)
 {
 	struct vivi_node *node = data;
-	struct vivi_clock c = { .base_ns = node->stream_start_ns };
+	struct vivi_clock c = {
+		.base_ns = node->stream_start_ns,
+		.sequence = vivi_inject_sequence_start(node),
+	};
 	struct vivi_buffer *buf = NULL;
 	int err = 0;
 
@@ -364,7 +389,8 @@ int vivi_status_text(struct vivi_node *node, char *buf, size_t size)
 			 "frames delivered: %llu\n"
 			 "frames dropped: %llu\n"
 			 "generator ns: last %llu mean %llu max %llu\n"
-			 "wake-up lateness ns: mean %llu max %llu\n",
+			 "wake-up lateness ns: mean %llu max %llu\n"
+			 "faults: dropped %llu stalled %llu corrupt %llu\n",
 			 node->thread ? "yes" : "no", vivi->input,
 			 fcc & 0xff, (fcc >> 8) & 0xff, (fcc >> 16) & 0xff,
 			 fcc >> 24, pix->width, pix->height,
@@ -372,7 +398,8 @@ int vivi_status_text(struct vivi_node *node, char *buf, size_t size)
 			 tpf.numerator, tpf.denominator,
 			 st.generated, st.delivered, st.dropped,
 			 st.gen_last_ns, gen_mean, st.gen_max_ns,
-			 late_mean, st.late_max_ns);
+			 late_mean, st.late_max_ns,
+			 st.injected_drops, st.stalled, st.corrupted);
 }
 
 /* videobuf2 queue */
@@ -383,6 +410,13 @@ static int vivi_queue_setup(struct vb2_queue *vq, unsigned int *nbuffers,
 {
 	struct vivi_node *node = vb2_get_drv_priv(vq);
 	unsigned int have = vivi_vb2_num_buffers(vq);
+	int err = vivi_inject_fail(node, VIVI_FAIL_REQBUFS);
+
+	if (err) {
+		vivi_dbg(1, node->vivi, "buffer allocation fails on request: %d\n",
+			 err);
+		return err;
+	}
 
 	/*
 	 * CREATE_BUFS: no bigger than any format needs, or any user could
@@ -446,7 +480,11 @@ static int vivi_start_streaming(struct vb2_queue *vq, unsigned int count)
 	struct vivi_node *node = vb2_get_drv_priv(vq);
 	int ret;
 
-	ret = vivi_start_thread(node);
+	ret = vivi_inject_fail(node, VIVI_FAIL_STREAMON);
+	if (ret)
+		vivi_dbg(1, node->vivi, "STREAMON fails on request: %d\n", ret);
+	else
+		ret = vivi_start_thread(node);
 	if (ret)
 		vivi_return_all_buffers(node, VB2_BUF_STATE_QUEUED);
 	return ret;

@@ -1,0 +1,182 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# VM stage: faults on demand (debugfs vivi/videoN/faults/). Each fault is
+# checked from the frames a client dequeues (vivi-timing's CSV, judged by
+# faults.py) and from the driver's own counters; bad values to every knob
+# are refused and change nothing. Prints PASS:/FAIL: lines.
+set -u
+. "$(dirname "$0")/lib.sh"
+
+T=/tmp/faults
+rm -rf "$T"
+mkdir -p "$T"
+stage_start faults
+
+check "faults: V4L2 core modules load" core_modules
+check "faults: load vivi" load_vivi
+D=$(vivi_node 0) || D=/dev/video0
+DBG=/sys/kernel/debug/vivi/${D##*/}
+F=$DBG/faults
+KNOBS="drop_every drop_percent drop_seed corrupt_every stall_ms fail_reqbufs fail_streamon sequence_start"
+
+# knob NAME VALUE: write a knob, as a test script would
+knob() { echo "$2" >"$F/$1"; }
+
+# stat KEY: a number from the stats file ("faults: dropped N ..." too)
+stat() { sed -n "s/^$1 \([0-9]*\).*/\1/p" "$DBG/stats"; }
+
+# capture NAME N ARGS...: N frames of 320x240 YUYV at 30 fps into $T/NAME.csv
+capture() {
+	local name=$1 n=$2
+	shift 2
+	vivi-timing -S osd_text=2 -s 320x240 -r 30 -b 8 -n "$n" \
+		-c "$T/$name.csv" "$@" "$D" >"$T/$name.txt" 2>"$T/$name.err"
+}
+
+# judge NAME CHECK ARGS...: faults.py CHECK on $T/NAME.csv
+judge() {
+	local name=$1 out
+	shift
+	if out=$(python3 "$GUEST/faults.py" "$1" "$T/$name.csv" "${@:2}" 2>&1); then
+		pass "faults: $name: $(head -n 1 <<<"$out")"
+	else
+		fail "faults: $name" "$(tr '\n' ' ' <<<"$out")"
+	fi
+	LOST=$(sed -n 's/^lost=//p' <<<"$out")
+}
+
+# counted NAME WANT FIELD: the driver's counter FIELD (after STREAMOFF)
+# counts the WANT faults seen inside the capture, plus at most 2 that fell
+# between the last dequeue and STREAMOFF
+counted() {
+	local got=$3
+	if [ -n "$2" ] && [ -n "$got" ] && [ "$got" -ge "$2" ] &&
+		[ "$got" -le $(($2 + 2)) ]; then
+		pass "faults: $1: the driver counts $got (capture saw $2)"
+	else
+		fail "faults: $1" "driver counts '${got}', the capture saw '$2'"
+	fi
+}
+
+missing=
+for k in $KNOBS; do
+	[ "$(cat "$F/$k" 2>/dev/null)" = 0 ] || missing+=" $k"
+done
+if [ -z "$missing" ]; then
+	pass "faults: every knob exists and is off by default"
+else
+	fail "faults: knobs missing or not 0" "$missing"
+fi
+
+# every Nth frame is lost, the buffer kept for the next one
+knob drop_every 5
+if capture drop 60; then
+	judge drop drop 5
+	counted drop "$LOST" "$(stat 'faults: dropped')"
+	counted "drop: frames dropped" "$LOST" "$(stat 'frames dropped:')"
+else
+	fail "faults: drop" "vivi-timing: $(tail -n 1 "$T/drop.err")"
+fi
+knob drop_every 0
+
+# a seeded share: the same frames as the driver's hash picks, every run
+knob drop_percent 20
+knob drop_seed 7
+for run in 1 2; do
+	if capture "percent$run" 60; then
+		judge "percent$run" percent 20 7
+	else
+		fail "faults: percent$run" "vivi-timing: $(tail -n 1 "$T/percent$run.err")"
+	fi
+done
+knob drop_percent 0
+knob drop_seed 0
+
+# corrupt frames come back with V4L2_BUF_FLAG_ERROR and their payload
+knob corrupt_every 4
+if capture corrupt 40; then
+	judge corrupt corrupt 4
+	counted corrupt "$(sed -n 's/^error_buffers=//p' "$T/corrupt.txt")" \
+		"$(stat 'faults: dropped [0-9]* stalled [0-9]* corrupt')"
+else
+	fail "faults: corrupt" "vivi-timing: $(tail -n 1 "$T/corrupt.err")"
+fi
+knob corrupt_every 0
+
+# a 1 s stall in the middle of a stream: one gap of 30 sequence numbers
+capture stall 90 &
+pid=$!
+for _ in $(seq 50); do
+	grep -q '^streaming: yes' "$DBG/stats" && break
+	sleep 0.1
+done
+sleep 1
+if knob stall_ms 1000; then
+	pass "faults: stall_ms accepted while streaming"
+else
+	fail "faults: stall_ms while streaming" "write refused"
+fi
+if wait "$pid"; then
+	judge stall stall 1000 30
+	counted stall "$LOST" "$(stat 'faults: dropped [0-9]* stalled')"
+else
+	fail "faults: stall" "vivi-timing: $(tail -n 1 "$T/stall.err")"
+fi
+knob stall_ms 0
+
+# one-shot failures of the set-up steps, then all is well again
+knob fail_reqbufs 12
+if ! capture failreq 5 && grep -q 'REQBUFS.*Cannot allocate memory' "$T/failreq.err"; then
+	pass "faults: fail_reqbufs=12: REQBUFS fails with ENOMEM"
+else
+	fail "faults: fail_reqbufs=12" "$(tail -n 1 "$T/failreq.err")"
+fi
+check "faults: fail_reqbufs: only once, the next REQBUFS works" capture failreq2 5
+knob fail_streamon 5
+if ! capture failon 5 && grep -q 'STREAMON.*Input/output error' "$T/failon.err"; then
+	pass "faults: fail_streamon=5: STREAMON fails with EIO"
+else
+	fail "faults: fail_streamon=5" "$(tail -n 1 "$T/failon.err")"
+fi
+check "faults: fail_streamon: only once, the next STREAMON works" capture failon2 5
+
+# the sequence counter wraps at 2^32 like a long-running camera's
+knob sequence_start 4294967290
+if capture wrap 12; then
+	judge wrap wrap 4294967290
+else
+	fail "faults: wrap" "vivi-timing: $(tail -n 1 "$T/wrap.err")"
+fi
+knob sequence_start 0
+
+# bad values: refused with an error, the knob keeps its value
+bad=
+for k in $KNOBS; do
+	for v in -1 abc 4294967296 99999999999999999999 ''; do
+		if echo "$v" >"$F/$k" 2>/dev/null; then
+			bad+=" $k=$v(accepted)"
+		fi
+	done
+	[ "$(cat "$F/$k")" = 0 ] || bad+=" $k=$(cat "$F/$k")(changed)"
+done
+for kv in drop_percent=101 stall_ms=60001 fail_reqbufs=4096 fail_streamon=4096 stall_ms=100; do
+	# stall_ms=100 is in range but refused while not streaming
+	if echo "${kv#*=}" >"$F/${kv%=*}" 2>/dev/null; then
+		bad+=" $kv(accepted)"
+	fi
+done
+if [ -z "$bad" ]; then
+	pass "faults: bad values to every knob are refused, nothing changes"
+else
+	fail "faults: bad values" "$bad"
+fi
+if dmesg | grep -q 'faults/drop_percent: takes a number from 0 to 100'; then
+	pass "faults: a refused value is explained in the kernel log"
+else
+	fail "faults: a refused value is explained in the kernel log" "no message"
+fi
+check "faults: the device streams as before" capture after 30
+judge after drop 1000000 # none of its sequence numbers is lost
+
+check "faults: unload vivi" unload_vivi
+stage_end
