@@ -200,6 +200,10 @@ free_vivi:
 static void vivi_remove(struct platform_device *pdev)
 {
 	struct vivi_dev *vivi = platform_get_drvdata(pdev);
+	struct vivi_config *cfg = dev_get_platdata(&pdev->dev);
+
+	/* a replug (or sysfs bind) brings the node back as the same number */
+	cfg->video_nr = vivi->cap.vdev.num;
 
 	debugfs_remove_recursive(vivi->debugfs);
 	v4l2_info(&vivi->v4l2_dev, "removing %s\n",
@@ -225,6 +229,67 @@ static struct platform_driver vivi_pdrv = {
 		.name = VIVI_DRV_NAME,
 	},
 };
+
+/*
+ * Unplug and replug, as with a USB camera: debugfs vivi/unplug and
+ * vivi/replug take a device number. Unplugging unbinds the device: the
+ * stream stops, queued buffers come back with ERROR, blocked callers wake,
+ * the node is unregistered and its open files fail with ENODEV. Replugging
+ * binds it again, with the same node number once every old file is closed.
+ */
+static struct dentry *vivi_plug_files[2];
+
+static ssize_t vivi_plug_write(struct file *file, const char __user *ubuf,
+			       size_t len, loff_t *ppos)
+{
+	bool replug = file->private_data == &vivi_plug_files[1];
+	struct platform_device *pdev;
+	unsigned int inst;
+	int ret;
+
+	ret = kstrtouint_from_user(ubuf, len, 0, &inst);
+	if (ret || inst >= VIVI_MAX_DEVS || !vivi_pdevs[inst]) {
+		pr_info("vivi: %s: takes the number of a device, 0 to %u\n",
+			replug ? "replug" : "unplug", n_devs - 1);
+		return ret ?: -ENODEV;
+	}
+	pdev = vivi_pdevs[inst];
+	if (replug) {
+		ret = device_attach(&pdev->dev);
+		if (ret < 0)
+			return ret;
+		return ret ? len : -EIO;
+	}
+	if (!pdev->dev.driver)
+		return -ENODEV;
+	device_release_driver(&pdev->dev);
+	return len;
+}
+
+static const struct file_operations vivi_plug_fops = {
+	.owner = THIS_MODULE,
+	.open = simple_open,
+	.write = vivi_plug_write,
+};
+
+static void vivi_plug_debugfs(void)
+{
+	vivi_plug_files[0] = debugfs_create_file("unplug", 0200,
+						 vivi_debugfs_root,
+						 &vivi_plug_files[0],
+						 &vivi_plug_fops);
+	vivi_plug_files[1] = debugfs_create_file("replug", 0200,
+						 vivi_debugfs_root,
+						 &vivi_plug_files[1],
+						 &vivi_plug_fops);
+}
+
+/* Waits for a running unplug or replug, so none races the unload */
+static void vivi_plug_debugfs_remove(void)
+{
+	debugfs_remove(vivi_plug_files[0]);
+	debugfs_remove(vivi_plug_files[1]);
+}
 
 /* Module parameters */
 
@@ -339,6 +404,7 @@ static int __init vivi_init(void)
 		if (ret)
 			goto unregister;
 	}
+	vivi_plug_debugfs();
 	return 0;
 
 unregister:
@@ -351,6 +417,7 @@ remove_debugfs:
 
 static void __exit vivi_exit(void)
 {
+	vivi_plug_debugfs_remove();
 	vivi_unregister_devs();
 	platform_driver_unregister(&vivi_pdrv);
 	debugfs_remove_recursive(vivi_debugfs_root);

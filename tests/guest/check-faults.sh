@@ -6,6 +6,7 @@
 # are refused and change nothing. Prints PASS:/FAIL: lines.
 set -u
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/mem.sh"
 
 T=/tmp/faults
 rm -rf "$T"
@@ -106,7 +107,8 @@ knob corrupt_every 0
 # a 1 s stall in the middle of a stream: one gap of 30 sequence numbers
 capture stall 90 &
 pid=$!
-for _ in $(seq 50); do
+# (the tool starts in well under a second, unless the host is starved)
+for _ in $(seq 300); do
 	grep -q '^streaming: yes' "$DBG/stats" && break
 	sleep 0.1
 done
@@ -177,6 +179,72 @@ else
 fi
 check "faults: the device streams as before" capture after 30
 judge after drop 1000000 # none of its sequence numbers is lost
+
+# Unplug and replug while streaming, as with a USB camera
+check "unplug: load vivi with a label" load_vivi debug=1 card_label=DeskCam
+D=$(vivi_node 0) || D=/dev/video0
+vivi-unbind "$D" vivi.0 dqbuf unplug
+if [ ! -e "$D" ] && [ ! -e "/sys/kernel/debug/vivi/${D##*/}" ]; then
+	pass "unplug: the node and its debugfs directory are gone"
+else
+	fail "unplug: the node and its debugfs directory are gone" "$(ls "$D" 2>&1)"
+fi
+if echo 0 >/sys/kernel/debug/vivi/unplug 2>/dev/null; then
+	fail "unplug: a second unplug is refused" "accepted"
+else
+	pass "unplug: a second unplug is refused"
+fi
+check "replug: accepted" sh -c 'echo 0 >/sys/kernel/debug/vivi/replug'
+if [ "$(vivi_node 0)" = "$D" ] &&
+	v4l2-ctl -d "$D" -D | grep -q 'Card type *: DeskCam$'; then
+	pass "replug: the device is back as $D, labelled DeskCam"
+else
+	fail "replug: the device is back with its number and label" \
+		"node '$(vivi_node 0)', was $D"
+fi
+check "replug: the device streams" capture replug 10
+bad=
+for v in 1 16 -1 abc ''; do
+	for f in unplug replug; do
+		echo "$v" >/sys/kernel/debug/vivi/$f 2>/dev/null && bad+=" $f=$v"
+	done
+done
+[ -z "$bad" ] && pass "unplug: bad device numbers are refused" ||
+	fail "unplug: bad device numbers are refused" "accepted:$bad"
+
+# many cycles under a streaming client and a client hammering ioctls
+CYCLES=${VIVI_UNPLUG_CYCLES:-100}
+mem_snap "$T/m0"
+( while :; do v4l2-ctl -d "$D" --all >/dev/null 2>&1; sleep 0.05; done ) &
+ioctls=$!
+hung= ok=0
+for i in $(seq "$CYCLES"); do
+	vivi-timing -s 320x240 -r 30 -n 100000 "$D" >/dev/null 2>&1 &
+	pid=$!
+	sleep 0.2
+	echo 0 >/sys/kernel/debug/vivi/unplug
+	# the streaming client must see an error, not hang
+	for _ in $(seq 50); do
+		kill -0 "$pid" 2>/dev/null || break
+		sleep 0.1
+	done
+	if kill -0 "$pid" 2>/dev/null; then
+		hung+=" $i"
+		kill -9 "$pid"
+	fi
+	wait "$pid" 2>/dev/null
+	echo 0 >/sys/kernel/debug/vivi/replug && ok=$((ok + 1))
+done
+kill "$ioctls"
+wait "$ioctls" 2>/dev/null
+if [ -z "$hung" ] && [ "$ok" = "$CYCLES" ]; then
+	pass "unplug: $CYCLES unplug/replug cycles under a streaming client and ioctls, none hung"
+else
+	fail "unplug: $CYCLES unplug/replug cycles" "hung in cycles$hung; $ok replugs worked"
+fi
+check "unplug: the device streams after the cycles" capture cycles 10
+mem_snap "$T/m1"
+mem_check "unplug: leak over $CYCLES unplug/replug cycles" "$T/m0" "$T/m1" "$CYCLES"
 
 check "faults: unload vivi" unload_vivi
 stage_end

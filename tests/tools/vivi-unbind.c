@@ -2,7 +2,7 @@
 /*
  * vivi-unbind - unbind a vivi device from its driver under an application.
  *
- * Usage: vivi-unbind /dev/videoN vivi.N dqbuf|read
+ * Usage: vivi-unbind /dev/videoN vivi.N dqbuf|read [unplug]
  *
  * dqbuf: one file streams over mmap with every buffer dequeued, so one
  *	thread is blocked in VIDIOC_DQBUF and another in poll(); a second file
@@ -10,7 +10,8 @@
  * read: one thread is blocked in read() (run it at a low frame rate, so
  *	that it waits for a frame most of the time); a second file is open.
  *
- * The tool then writes vivi.N to /sys/bus/platform/drivers/vivi/unbind and
+ * The tool then writes vivi.N to /sys/bus/platform/drivers/vivi/unbind (or,
+ * with "unplug", N to vivi's debugfs knob /sys/kernel/debug/vivi/unplug) and
  * checks that the blocked calls return with an error, that the generator
  * thread is gone, that later calls on both files fail cleanly, and (at
  * debug level >= 1) that vivi frees the device exactly when the last file
@@ -37,15 +38,17 @@
 
 #define NBUF		8
 #define UNBIND		"/sys/bus/platform/drivers/vivi/unbind"
+#define UNPLUG		"/sys/kernel/debug/vivi/unplug"
 
 static int failures;
 static const char *mode;
+static const char *how = "unbind";	/* or "unplug" */
 
 static void result(int ok, const char *name, const char *fmt, ...)
 {
 	va_list ap;
 
-	printf("%s: unbind %s: %s", ok ? "PASS" : "FAIL", mode, name);
+	printf("%s: %s %s: %s", ok ? "PASS" : "FAIL", how, mode, name);
 	if (fmt) {
 		printf(ok ? " (" : ": ");
 		va_start(ap, fmt);
@@ -113,14 +116,17 @@ static int freed_count(const char *pdev)
 	return n;
 }
 
+/* unbind vivi.N through sysfs, or unplug device N through debugfs */
 static int do_unbind(const char *pdev)
 {
-	int fd = open(UNBIND, O_WRONLY);
+	int unplug = !strcmp(how, "unplug");
+	const char *what = unplug ? strchr(pdev, '.') + 1 : pdev;
+	int fd = open(unplug ? UNPLUG : UNBIND, O_WRONLY);
 	ssize_t w;
 
 	if (fd < 0)
 		return -errno;
-	w = write(fd, pdev, strlen(pdev));
+	w = write(fd, what, strlen(what));
 	close(fd);
 	return w < 0 ? -errno : 0;
 }
@@ -276,14 +282,18 @@ int main(int argc, char **argv)
 	int idle, type, freed0, freed, i, r;
 	double t_unbind, t0 = now_s();
 
-	if (argc != 4 || (strcmp(argv[3], "dqbuf") && strcmp(argv[3], "read"))) {
-		fprintf(stderr, "usage: %s /dev/videoN vivi.N dqbuf|read\n",
+	if (argc < 4 || argc > 5 ||
+	    (strcmp(argv[3], "dqbuf") && strcmp(argv[3], "read")) ||
+	    (argc == 5 && strcmp(argv[4], "unplug")) || !strchr(argv[2], '.')) {
+		fprintf(stderr, "usage: %s /dev/videoN vivi.N dqbuf|read [unplug]\n",
 			argv[0]);
 		return 2;
 	}
 	dev = argv[1];
 	pdev = argv[2];
 	mode = argv[3];
+	if (argc == 5)
+		how = argv[4];
 	inst = strchr(pdev, '.') ? strchr(pdev, '.') + 1 : pdev;
 
 	idle = open(dev, O_RDWR);
@@ -361,7 +371,7 @@ int main(int argc, char **argv)
 	t_unbind = now_s();
 	r = do_unbind(pdev);
 	if (r) {
-		result(0, "write to " UNBIND, "%s", strerror(-r));
+		result(0, "write to the unbind or unplug file", "%s", strerror(-r));
 		return 1;
 	}
 	if (!strcmp(mode, "dqbuf")) {

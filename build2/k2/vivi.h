@@ -1,0 +1,273 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The shared state of the vivi virtual capture driver
+ */
+#ifndef _VIVI_H_
+#define _VIVI_H_
+
+#include <linux/list.h>
+#include <linux/mutex.h>
+#include <linux/platform_device.h>
+#include <linux/spinlock.h>
+#include <linux/types.h>
+#include <linux/videodev2.h>
+#include <media/v4l2-ctrls.h>
+#include <media/v4l2-device.h>
+#include <media/v4l2-dev.h>
+#include <media/videobuf2-v4l2.h>
+
+#include "vivi_fmt.h"
+#include "vivi_gen.h"
+
+#define VIVI_DRV_NAME		"vivi"
+#define VIVI_MAX_DEVS		16
+#define VIVI_MAX_INPUTS		4
+/* the size of a card label: video_device.name (32 or 64 bytes, by kernel) */
+#define VIVI_NAME_LEN		sizeof_field(struct video_device, name)
+/*
+ * The generator thread holds one buffer while it draws ahead, so an
+ * application with this many gets seven frame periods to requeue, enough
+ * to ride out a stalled (or emulated) CPU; also what read() uses.
+ */
+#define VIVI_MIN_BUFFERS	8
+
+#define VIVI_CID_BASE		(V4L2_CID_USER_BASE | 0xf000)
+#define VIVI_CID_OSD_MODE	(VIVI_CID_BASE + 0)
+#define VIVI_CID_MOTION_SPEED	(VIVI_CID_BASE + 1)
+
+/**
+ * enum vivi_osd_mode - the entries of the "OSD Text" menu
+ * @VIVI_OSD_ALL: counters, format and picture controls
+ * @VIVI_OSD_COUNTERS: sequence number and time only
+ * @VIVI_OSD_NONE: no text
+ */
+enum vivi_osd_mode {
+	VIVI_OSD_ALL,
+	VIVI_OSD_COUNTERS,
+	VIVI_OSD_NONE,
+};
+
+/* the debug module parameter, in vivi_stream.c: 0 to 3 */
+extern unsigned int vivi_debug;
+
+#define vivi_dbg(level, vivi, fmt, arg...) \
+	v4l2_dbg(level, vivi_debug, &(vivi)->v4l2_dev, fmt, ##arg)
+
+/**
+ * struct vivi_config - how one device is set up, from the module parameters
+ * @card_label: the card name, as QUERYCAP reports it
+ * @video_nr: the /dev/videoN number asked for, -1 for the first free one
+ * @n_inputs: the number of camera inputs, 1 to VIVI_MAX_INPUTS
+ * @formats: the formats offered, in ENUM_FMT order
+ * @fail_probe: testing only: fail the probe once fully registered
+ *
+ * Parsed and checked once when the module loads, then handed to the device
+ * as platform data; the device keeps its own copy, so no ioctl reads a
+ * module parameter.
+ */
+struct vivi_config {
+	char card_label[VIVI_NAME_LEN];
+	int video_nr;
+	unsigned int n_inputs;
+	struct vivi_fmt_list formats;
+	bool fail_probe;
+};
+
+/**
+ * struct vivi_buffer - a capture buffer and its place in the queue
+ * @vb: the vb2 buffer; must be first
+ * @list: link in &vivi_node.buf_list
+ */
+struct vivi_buffer {
+	struct vb2_v4l2_buffer vb;
+	struct list_head list;
+};
+
+/**
+ * struct vivi_stats - what the generator thread did since STREAMON
+ * @generated: frames drawn into a buffer
+ * @delivered: buffers returned to userspace as DONE
+ * @dropped: deadlines that passed without a queued buffer
+ * @gen_last_ns: time the last vivi_gen_fill() took
+ * @gen_max_ns: the longest vivi_gen_fill()
+ * @gen_total_ns: sum of all vivi_gen_fill() times, for the mean
+ * @late_max_ns: the latest wake-up after a deadline
+ * @late_total_ns: sum of wake-up lateness, for the mean
+ * @wakeups: deadlines the thread woke for
+ * @injected_drops: frames dropped on request (faults/drop_*), also counted
+ *	in @dropped
+ * @stalled: deadlines that passed during a requested stall, also counted in
+ *	@dropped
+ * @corrupted: buffers returned with V4L2_BUF_FLAG_ERROR on request
+ */
+struct vivi_stats {
+	u64 generated;
+	u64 delivered;
+	u64 dropped;
+	u64 gen_last_ns;
+	u64 gen_max_ns;
+	u64 gen_total_ns;
+	u64 late_max_ns;
+	u64 late_total_ns;
+	u64 wakeups;
+	u64 injected_drops;
+	u64 stalled;
+	u64 corrupted;
+};
+
+/**
+ * enum vivi_fault - what an injected fault does to one frame
+ * @VIVI_FAULT_NONE: delivered as usual
+ * @VIVI_FAULT_DROP: not delivered; the sequence number skips it
+ * @VIVI_FAULT_STALL: not delivered, during a stall
+ * @VIVI_FAULT_CORRUPT: delivered with V4L2_BUF_FLAG_ERROR and its payload
+ */
+enum vivi_fault {
+	VIVI_FAULT_NONE,
+	VIVI_FAULT_DROP,
+	VIVI_FAULT_STALL,
+	VIVI_FAULT_CORRUPT,
+};
+
+/**
+ * enum vivi_fail - the set-up steps that can be made to fail once
+ * @VIVI_FAIL_REQBUFS: the next buffer allocation (REQBUFS, CREATE_BUFS)
+ * @VIVI_FAIL_STREAMON: the next start of streaming
+ * @VIVI_FAIL_COUNT: the number of steps
+ */
+enum vivi_fail {
+	VIVI_FAIL_REQBUFS,
+	VIVI_FAIL_STREAMON,
+	VIVI_FAIL_COUNT,
+};
+
+/**
+ * struct vivi_faults - the faults a test asked for, from debugfs
+ * @drop_every: drop each frame whose sequence number is N - 1 modulo N;
+ *	0 = off
+ * @drop_percent: drop this share of frames, 0 to 100, picked by a hash of
+ *	@drop_seed and the sequence number, so a run can be replayed
+ * @drop_seed: see @drop_percent
+ * @corrupt_every: like @drop_every, but the buffer comes back with
+ *	V4L2_BUF_FLAG_ERROR
+ * @stall_ms: the last stall asked for, in ms
+ * @stall_until_ns: no frame is delivered before this monotonic time
+ * @fail: a positive errno that the next such step returns, once; 0 = none
+ * @sequence_start: the sequence number of the first frame of a stream
+ *
+ * All guarded by &vivi_dev.slock.
+ */
+struct vivi_faults {
+	u32 drop_every;
+	u32 drop_percent;
+	u32 drop_seed;
+	u32 corrupt_every;
+	u32 stall_ms;
+	u64 stall_until_ns;
+	u32 fail[VIVI_FAIL_COUNT];
+	u32 sequence_start;
+};
+
+struct vivi_dev;
+
+/**
+ * struct vivi_node - one video node: its queue, format and frame thread
+ * @vivi: the device this node belongs to
+ * @vdev: the video node; its drvdata is this struct
+ * @queue: the vb2 queue; its drv_priv is this struct
+ * @buf_list: buffers queued to the driver and not yet filled
+ * @thread: the generator thread while streaming, else NULL; set and cleared
+ *	under &vivi_dev.lock
+ * @thread_starved: the thread waits for its next deadline without a buffer
+ *	to draw ahead into; the next QBUF wakes it
+ * @fmt: the negotiated format
+ * @timeperframe: the negotiated frame interval
+ * @stats: counters of the generator thread
+ * @stream_start_ns: monotonic time of STREAMON
+ * @scratch: template memory for vivi_gen_fill(), sized for the widest frame
+ * @faults: the faults injected into this node's stream
+ *
+ * &vivi_dev.lock guards @fmt and @thread. &vivi_dev.slock guards
+ * @buf_list, @thread_starved, @timeperframe, @stats and @faults, which the
+ * thread reads or writes while streaming.
+ *
+ * The thread reads @fmt without a lock. That is safe because S_FMT (the
+ * only writer) returns -EBUSY while vb2_is_busy(), and the thread exists
+ * only between start_streaming and stop_streaming, while buffers are
+ * allocated and the queue is therefore busy. @stream_start_ns and @scratch
+ * likewise change only while no thread runs.
+ */
+struct vivi_node {
+	struct vivi_dev *vivi;
+	struct video_device vdev;
+	struct vb2_queue queue;
+	struct list_head buf_list;
+	struct task_struct *thread;
+	bool thread_starved;
+	struct v4l2_pix_format fmt;
+	struct v4l2_fract timeperframe;
+	struct vivi_stats stats;
+	u64 stream_start_ns;
+	void *scratch;
+	struct vivi_faults faults;
+};
+
+/**
+ * struct vivi_dev - one vivi capture device
+ * @v4l2_dev: the V4L2 device; its release frees this struct
+ * @ctrl_handler: the controls
+ * @pdev: the platform device this instance is bound to
+ * @inst: instance number, as in "vivi-N"
+ * @cfg: this device's configuration, fixed once probed
+ * @lock: serializes ioctls and the vb2 queues (vdev->lock, queue->lock);
+ *	guards @input, the controls and what &struct vivi_node says
+ * @slock: guards @settings, @osd_mode and the nodes' streaming state (see
+ *	&struct vivi_node)
+ * @input: the selected input
+ * @settings: picture settings, mirrored from the controls
+ * @osd_mode: what the on-screen text shows, an enum vivi_osd_mode
+ * @font: the kernel's VGA8x16 glyphs for the on-screen text, or NULL
+ * @debugfs: this device's debugfs directory
+ * @ctrl_pattern: V4L2_CID_TEST_PATTERN, set to the input's default on S_INPUT
+ * @cap: the video capture node
+ */
+struct vivi_dev {
+	struct v4l2_device v4l2_dev;
+	struct v4l2_ctrl_handler ctrl_handler;
+	struct platform_device *pdev;
+	unsigned int inst;
+	struct vivi_config cfg;
+
+	struct mutex lock;		/* ioctls and the vb2 queues */
+	spinlock_t slock;		/* what the threads share */
+
+	unsigned int input;
+	struct vivi_gen_settings settings;
+	u32 osd_mode;
+
+	const u8 *font;
+	struct dentry *debugfs;
+	struct v4l2_ctrl *ctrl_pattern;
+
+	struct vivi_node cap;
+};
+
+/* vivi_inject.c: faults on demand */
+enum vivi_fault vivi_inject_frame(struct vivi_node *node, u32 sequence,
+				  u64 now_ns);
+int vivi_inject_fail(struct vivi_node *node, enum vivi_fail which);
+u32 vivi_inject_sequence_start(struct vivi_node *node);
+void vivi_inject_debugfs(struct vivi_node *node, struct dentry *parent);
+
+/* vivi_stream.c: the frame thread and the vb2 queue */
+#define VIVI_STATUS_LEN		768	/* room for vivi_status_text() */
+int vivi_queue_init(struct vivi_node *node, struct device *dev);
+int vivi_status_text(struct vivi_node *node, char *buf, size_t size);
+
+/* vivi_ioctl.c: ioctls, controls and file operations */
+extern const struct v4l2_ioctl_ops vivi_ioctl_ops;
+extern const struct v4l2_file_operations vivi_fops;
+
+int vivi_ctrls_init(struct vivi_dev *vivi);
+
+#endif

@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The one place where kernel version differences live
+ */
+#ifndef _VIVI_COMPAT_H_
+#define _VIVI_COMPAT_H_
+
+#include <linux/version.h>
+#include <media/videobuf2-core.h>
+
+/* 6.8 hid the buffer count behind an accessor */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 8, 0)
+#define vivi_vb2_num_buffers(q)	vb2_get_num_buffers(q)
+#else
+#define vivi_vb2_num_buffers(q)	((q)->num_buffers)
+#endif
+
+/* 6.11 made .remove return void; .remove_new was the interim name */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 11, 0)
+#define VIVI_PLATFORM_REMOVE	remove
+#else
+#define VIVI_PLATFORM_REMOVE	remove_new
+#endif
+
+/* the vb2 core takes care of q->lock by itself since 6.15 */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 15, 0)
+#define VIVI_VB2_WAIT_OPS
+#else
+#define VIVI_VB2_WAIT_OPS				\
+	.wait_prepare = vb2_ops_wait_prepare,		\
+	.wait_finish = vb2_ops_wait_finish,
+#endif
+
+#endif

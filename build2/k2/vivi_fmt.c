@@ -1,0 +1,450 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The format layer of vivi: formats, sizes, frame intervals and the
+ * geometry of each buffer
+ */
+
+#include <linux/kernel.h>
+#include <linux/math64.h>
+#include <linux/minmax.h>
+#include <linux/printk.h>
+#include <linux/string.h>
+#include <media/v4l2-common.h>
+
+#include "vivi_fmt.h"
+#include "vivi_gen.h"
+
+/* Every format vivi offers, in ENUM_FMT order */
+static const struct vivi_fmt_desc vivi_fmt_table[] = {
+	{ V4L2_PIX_FMT_YUYV },		{ V4L2_PIX_FMT_UYVY },
+	{ V4L2_PIX_FMT_YVYU },		{ V4L2_PIX_FMT_VYUY },
+	{ V4L2_PIX_FMT_YUV420 },	{ V4L2_PIX_FMT_YVU420 },
+	{ V4L2_PIX_FMT_YUV422P },	{ V4L2_PIX_FMT_RGB24 },
+	{ V4L2_PIX_FMT_BGR24 },		{ V4L2_PIX_FMT_XRGB32 },
+	{ V4L2_PIX_FMT_XBGR32 },	{ V4L2_PIX_FMT_RGB565 },
+	{ V4L2_PIX_FMT_RGB565X },	{ V4L2_PIX_FMT_XRGB555 },
+	{ V4L2_PIX_FMT_GREY },		{ V4L2_PIX_FMT_Y16 },
+	{ V4L2_PIX_FMT_SBGGR8 },	{ V4L2_PIX_FMT_SGBRG8 },
+	{ V4L2_PIX_FMT_SGRBG8 },	{ V4L2_PIX_FMT_SRGGB8 },
+	{ V4L2_PIX_FMT_NV12 },		{ V4L2_PIX_FMT_NV21 },
+	{ V4L2_PIX_FMT_NV16 },		{ V4L2_PIX_FMT_NV61 },
+};
+
+static_assert(ARRAY_SIZE(vivi_fmt_table) <= VIVI_MAX_FORMATS);
+
+/*
+ * v4l2_format_info() of older kernels lacks a few of our formats; these
+ * entries follow its layout.
+ */
+static const struct v4l2_format_info vivi_fallback_info[] = {
+	{ .format = V4L2_PIX_FMT_RGB565X, .pixel_enc = V4L2_PIXEL_ENC_RGB,
+	  .mem_planes = 1, .comp_planes = 1, .bpp = { 2 }, .hdiv = 1,
+	  .vdiv = 1 },
+	{ .format = V4L2_PIX_FMT_XRGB555, .pixel_enc = V4L2_PIXEL_ENC_RGB,
+	  .mem_planes = 1, .comp_planes = 1, .bpp = { 2 }, .hdiv = 1,
+	  .vdiv = 1 },
+	{ .format = V4L2_PIX_FMT_Y16, .pixel_enc = V4L2_PIXEL_ENC_YUV,
+	  .mem_planes = 1, .comp_planes = 1, .bpp = { 2 }, .hdiv = 1,
+	  .vdiv = 1 },
+};
+
+/* v4l2_find_nearest_size() wants u32 fields */
+struct vivi_size {
+	u32 width;
+	u32 height;
+};
+
+static const struct vivi_size vivi_sizes[] = {
+	{ 160, 120 }, { 320, 240 }, { 640, 360 }, { 640, 480 },
+	{ 800, 600 }, { 1024, 768 }, { 1280, 720 }, { 1920, 1080 },
+	{ 2560, 1440 }, { VIVI_MAX_WIDTH, VIVI_MAX_HEIGHT },
+};
+
+/*
+ * Frame intervals, shortest first, as ENUM_FRAMEINTERVALS lists them. 12.5
+ * fps is what many webcams (and vivid's webcam input) offer at 720p.
+ */
+static const struct v4l2_fract vivi_intervals[] = {
+	{ 1, 120 }, { 1, 60 }, { 1, 50 }, { 1, 30 }, { 1, 25 }, { 1, 15 },
+	{ 2, 25 }, { 1, 10 }, { 1, 5 },
+};
+
+/**
+ * vivi_fmt_find() - the table entry of a format
+ * @fourcc: V4L2_PIX_FMT_*
+ *
+ * Return: the entry, or NULL if vivi cannot offer @fourcc
+ */
+const struct vivi_fmt_desc *vivi_fmt_find(u32 fourcc)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(vivi_fmt_table); i++)
+		if (vivi_fmt_table[i].fourcc == fourcc)
+			return &vivi_fmt_table[i];
+	return NULL;
+}
+
+/**
+ * vivi_fmt_info() - the memory layout of a format
+ * @fourcc: V4L2_PIX_FMT_*
+ *
+ * Return: the kernel's v4l2_format_info(), else our fallback entry, else NULL
+ */
+const struct v4l2_format_info *vivi_fmt_info(u32 fourcc)
+{
+	const struct v4l2_format_info *info = v4l2_format_info(fourcc);
+	unsigned int i;
+
+	if (info)
+		return info;
+	for (i = 0; i < ARRAY_SIZE(vivi_fallback_info); i++)
+		if (vivi_fallback_info[i].format == fourcc)
+			return &vivi_fallback_info[i];
+	return NULL;
+}
+
+/**
+ * vivi_fmt_check_table() - check that every format can be offered
+ * @void: no arguments
+ *
+ * Each entry needs a memory layout and must be one the generator draws;
+ * a table that breaks this is a bug, caught when the module loads.
+ *
+ * Return: 0, or -EINVAL after logging the first bad entry.
+ */
+int vivi_fmt_check_table(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(vivi_fmt_table); i++) {
+		u32 fcc = vivi_fmt_table[i].fourcc;
+
+		if (!vivi_fmt_info(fcc) || !vivi_gen_supported(fcc)) {
+			pr_err("vivi: format %p4cc has no %s\n", &fcc,
+			       vivi_fmt_info(fcc) ? "generator" : "layout");
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+/**
+ * vivi_fmt_list_all() - every format, in table order
+ * @list: filled in
+ */
+void vivi_fmt_list_all(struct vivi_fmt_list *list)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(vivi_fmt_table); i++)
+		list->fourcc[i] = vivi_fmt_table[i].fourcc;
+	list->count = ARRAY_SIZE(vivi_fmt_table);
+}
+
+/**
+ * vivi_fmt_offered() - true if @list holds @fourcc
+ * @list: a device's formats
+ * @fourcc: V4L2_PIX_FMT_*
+ *
+ * Return: true if the device offers @fourcc
+ */
+bool vivi_fmt_offered(const struct vivi_fmt_list *list, u32 fourcc)
+{
+	unsigned int i;
+
+	for (i = 0; i < list->count; i++)
+		if (list->fourcc[i] == fourcc)
+			return true;
+	return false;
+}
+
+/* One entry of the formats= parameter; logs why it is refused */
+static int vivi_fmt_list_add(struct vivi_fmt_list *list, const char *tok,
+			     size_t len)
+{
+	char c[4] = { ' ', ' ', ' ', ' ' };
+	u32 fcc;
+
+	if (!len || len > 4) {
+		pr_err("vivi: formats: bad entry '%.*s': a fourcc has 1 to 4 characters\n",
+		       (int)len, tok);
+		return -EINVAL;
+	}
+	memcpy(c, tok, len);
+	fcc = v4l2_fourcc(c[0], c[1], c[2], c[3]);
+	if (!vivi_fmt_find(fcc)) {
+		pr_err("vivi: formats: unsupported format '%.*s'\n", (int)len,
+		       tok);
+		return -EINVAL;
+	}
+	if (vivi_fmt_offered(list, fcc)) {
+		pr_err("vivi: formats: '%.*s' is listed twice\n", (int)len, tok);
+		return -EINVAL;
+	}
+	list->fourcc[list->count++] = fcc;
+	return 0;
+}
+
+/**
+ * vivi_fmt_list_parse() - the formats of a "YUYV,NV12" list, in its order
+ * @list: filled in
+ * @spec: comma-separated fourccs; NULL or empty means every format
+ *
+ * Return: 0, or -EINVAL after logging the bad entry
+ */
+int vivi_fmt_list_parse(struct vivi_fmt_list *list, const char *spec)
+{
+	list->count = 0;
+	if (!spec || !*spec) {
+		vivi_fmt_list_all(list);
+		return 0;
+	}
+	for (;;) {
+		const char *end = strchrnul(spec, ',');
+		int ret = vivi_fmt_list_add(list, spec, end - spec);
+
+		if (ret)
+			return ret;
+		if (!*end)
+			return 0;
+		spec = end + 1;
+	}
+}
+
+/**
+ * vivi_fmt_size() - the frame size at @index, as ENUM_FRAMESIZES lists it
+ * @index: 0 for the smallest
+ * @width: set to the width
+ * @height: set to the height
+ *
+ * Return: false past the last size
+ */
+bool vivi_fmt_size(unsigned int index, u32 *width, u32 *height)
+{
+	if (index >= ARRAY_SIZE(vivi_sizes))
+		return false;
+	*width = vivi_sizes[index].width;
+	*height = vivi_sizes[index].height;
+	return true;
+}
+
+/**
+ * vivi_fmt_size_offered() - true if @width x @height is a listed size
+ * @width: in pixels
+ * @height: in lines
+ *
+ * Return: true for one of the discrete sizes
+ */
+bool vivi_fmt_size_offered(u32 width, u32 height)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(vivi_sizes); i++)
+		if (vivi_sizes[i].width == width &&
+		    vivi_sizes[i].height == height)
+			return true;
+	return false;
+}
+
+static u32 vivi_max_fps(u32 width, u32 height)
+{
+	if (width * height <= 1280 * 720)
+		return 120;
+	if (width * height <= 1920 * 1080)
+		return 60;
+	return 30;
+}
+
+static bool vivi_interval_offered(const struct v4l2_fract *tpf, u32 width,
+				  u32 height)
+{
+	/* denominator / numerator > max fps, without dividing */
+	return tpf->denominator <= (u64)tpf->numerator *
+				   vivi_max_fps(width, height);
+}
+
+/**
+ * vivi_fmt_interval() - the frame interval at @index for a size
+ * @index: 0 for the shortest interval offered at that size
+ * @width: in pixels
+ * @height: in lines
+ * @tpf: set to the interval
+ *
+ * Return: false past the last interval
+ */
+bool vivi_fmt_interval(unsigned int index, u32 width, u32 height,
+		       struct v4l2_fract *tpf)
+{
+	unsigned int i, n = 0;
+
+	for (i = 0; i < ARRAY_SIZE(vivi_intervals); i++) {
+		if (!vivi_interval_offered(&vivi_intervals[i], width, height))
+			continue;
+		if (n++ == index) {
+			*tpf = vivi_intervals[i];
+			return true;
+		}
+	}
+	return false;
+}
+
+static u64 vivi_interval_ns(const struct v4l2_fract *tpf)
+{
+	return div_u64((u64)tpf->numerator * NSEC_PER_SEC, tpf->denominator);
+}
+
+/**
+ * vivi_fmt_snap_interval() - the offered interval closest to @tpf
+ * @tpf: the interval asked for; a zero fraction asks for the default rate
+ * @width: the frame width
+ * @height: the frame height
+ *
+ * Return: the closest interval in time per frame offered at that size
+ */
+struct v4l2_fract vivi_fmt_snap_interval(const struct v4l2_fract *tpf,
+					 u32 width, u32 height)
+{
+	struct v4l2_fract best = { 1, VIVI_DEF_FPS };
+	u64 want_ns, best_err = U64_MAX;
+	unsigned int i;
+
+	if (!tpf->numerator || !tpf->denominator)
+		return best;
+	want_ns = vivi_interval_ns(tpf);
+
+	for (i = 0; i < ARRAY_SIZE(vivi_intervals); i++) {
+		u64 ns = vivi_interval_ns(&vivi_intervals[i]);
+		u64 err = ns > want_ns ? ns - want_ns : want_ns - ns;
+
+		if (!vivi_interval_offered(&vivi_intervals[i], width, height))
+			continue;
+		if (err < best_err) {
+			best_err = err;
+			best = vivi_intervals[i];
+		}
+	}
+	return best;
+}
+
+/**
+ * vivi_fps_x10() - ten times the frames per second of an interval, rounded
+ * @tpf: the frame interval
+ *
+ * Return: ten times the rate in frames per second, 0 for a zero interval
+ */
+u32 vivi_fps_x10(const struct v4l2_fract *tpf)
+{
+	if (!tpf->numerator)
+		return 0;
+	return DIV_ROUND_CLOSEST(tpf->denominator * 10, tpf->numerator);
+}
+
+/*
+ * Geometry from the kernel's format table. An application may ask for a
+ * larger bytesperline; it is honored up to twice the minimum and kept a
+ * multiple of the chroma subsampling, so every plane's stride is exact.
+ */
+static void vivi_fill_pix(struct v4l2_pix_format *pix,
+			  const struct v4l2_format_info *info, u32 req_bpl)
+{
+	u32 min_bpl = pix->width * info->bpp[0];
+	u32 bpl = clamp(req_bpl, min_bpl, 2 * min_bpl);
+	unsigned int p;
+
+	if (info->comp_planes > 1)
+		bpl = ALIGN(bpl, info->hdiv);
+	pix->bytesperline = bpl;
+	pix->sizeimage = bpl * pix->height;
+	for (p = 1; p < info->comp_planes; p++)
+		pix->sizeimage += bpl * info->bpp[p] /
+				  (info->bpp[0] * info->hdiv) *
+				  DIV_ROUND_UP(pix->height, info->vdiv);
+}
+
+/* YUYV, the format every webcam application handles, unless left out */
+static u32 vivi_default_fourcc(const struct vivi_fmt_list *list)
+{
+	return vivi_fmt_offered(list, V4L2_PIX_FMT_YUYV) ? V4L2_PIX_FMT_YUYV :
+							    list->fourcc[0];
+}
+
+/**
+ * vivi_fmt_try_pix() - adjust @pix to the closest format vivi offers
+ * @list: the device's formats
+ * @pix: the format asked for; adjusted in place, as TRY_FMT does
+ */
+void vivi_fmt_try_pix(const struct vivi_fmt_list *list,
+		      struct v4l2_pix_format *pix)
+{
+	const struct v4l2_format_info *info;
+	const struct vivi_size *sz;
+
+	if (!vivi_fmt_offered(list, pix->pixelformat))
+		pix->pixelformat = vivi_default_fourcc(list);
+	info = vivi_fmt_info(pix->pixelformat);
+
+	sz = v4l2_find_nearest_size(vivi_sizes, ARRAY_SIZE(vivi_sizes),
+				    width, height, pix->width, pix->height);
+	pix->width = sz->width;
+	pix->height = sz->height;
+	pix->field = V4L2_FIELD_NONE;
+	vivi_fill_pix(pix, info, pix->bytesperline);
+
+	pix->colorspace = V4L2_COLORSPACE_SRGB;
+	pix->xfer_func = V4L2_XFER_FUNC_SRGB;
+	pix->ycbcr_enc = V4L2_YCBCR_ENC_601;
+	pix->quantization = vivi_gen_is_yuv(pix->pixelformat) ?
+			    V4L2_QUANTIZATION_LIM_RANGE :
+			    V4L2_QUANTIZATION_FULL_RANGE;
+	pix->flags = 0;
+	pix->priv = 0;
+}
+
+/**
+ * vivi_fmt_default_pix() - the power-on format
+ * @list: the device's formats
+ * @pix: set to YUYV (or the first format) at the default size
+ */
+void vivi_fmt_default_pix(const struct vivi_fmt_list *list,
+			  struct v4l2_pix_format *pix)
+{
+	memset(pix, 0, sizeof(*pix));
+	pix->pixelformat = vivi_default_fourcc(list);
+	pix->width = VIVI_DEF_WIDTH;
+	pix->height = VIVI_DEF_HEIGHT;
+	vivi_fmt_try_pix(list, pix);
+}
+
+/**
+ * vivi_fmt_plane_layout() - where the color planes of a buffer start
+ * @pix: the negotiated format
+ * @f: filled with fourcc, size, plane pointers and strides
+ * @base: the buffer's kernel address
+ *
+ * Return: 0, or -EINVAL for a format the driver does not know.
+ */
+int vivi_fmt_plane_layout(const struct v4l2_pix_format *pix,
+			  struct vivi_gen_frame *f, u8 *base)
+{
+	const struct v4l2_format_info *info = vivi_fmt_info(pix->pixelformat);
+	unsigned int p;
+
+	if (!info)
+		return -EINVAL;
+	memset(f, 0, sizeof(*f));
+	f->fourcc = pix->pixelformat;
+	f->width = pix->width;
+	f->height = pix->height;
+	f->plane[0] = base;
+	f->stride[0] = pix->bytesperline;
+	for (p = 1; p < info->comp_planes && p < ARRAY_SIZE(f->plane); p++) {
+		u32 lines = p == 1 ? pix->height :
+			    DIV_ROUND_UP(pix->height, info->vdiv);
+
+		f->stride[p] = pix->bytesperline * info->bpp[p] /
+			       (info->bpp[0] * info->hdiv);
+		f->plane[p] = f->plane[p - 1] + f->stride[p - 1] * lines;
+	}
+	return 0;
+}

@@ -1,0 +1,74 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The format layer of vivi: the one table of formats, sizes and frame
+ * intervals, and the helpers that negotiate them. Nothing here knows about
+ * devices, queues or locks; callers pass the list of formats a device
+ * offers.
+ */
+#ifndef _VIVI_FMT_H_
+#define _VIVI_FMT_H_
+
+#include <linux/types.h>
+#include <linux/videodev2.h>
+
+struct v4l2_format_info;
+struct vivi_gen_frame;
+
+/* Every format of vivi_fmt_table, so a device's list never overflows */
+#define VIVI_MAX_FORMATS	24
+
+/* The largest frame: the widest size, 4 bytes a pixel, stride doubled */
+#define VIVI_MAX_WIDTH		3840
+#define VIVI_MAX_HEIGHT		2160
+#define VIVI_MAX_SIZEIMAGE	(VIVI_MAX_WIDTH * 4 * 2 * VIVI_MAX_HEIGHT)
+
+#define VIVI_DEF_WIDTH		640
+#define VIVI_DEF_HEIGHT		480
+#define VIVI_DEF_FPS		30
+
+/* &vivi_fmt_desc.flags: a compressed format (no bytesperline) */
+#define VIVI_FMT_COMPRESSED	BIT(0)
+
+/**
+ * struct vivi_fmt_desc - one format vivi can offer
+ * @fourcc: V4L2_PIX_FMT_*
+ * @flags: VIVI_FMT_* flags
+ */
+struct vivi_fmt_desc {
+	u32 fourcc;
+	u32 flags;
+};
+
+/**
+ * struct vivi_fmt_list - the formats one device offers, in ENUM_FMT order
+ * @fourcc: the formats, each from vivi_fmt_table
+ * @count: how many of @fourcc are used
+ */
+struct vivi_fmt_list {
+	u32 fourcc[VIVI_MAX_FORMATS];
+	unsigned int count;
+};
+
+const struct vivi_fmt_desc *vivi_fmt_find(u32 fourcc);
+int vivi_fmt_check_table(void);
+void vivi_fmt_list_all(struct vivi_fmt_list *list);
+int vivi_fmt_list_parse(struct vivi_fmt_list *list, const char *spec);
+bool vivi_fmt_offered(const struct vivi_fmt_list *list, u32 fourcc);
+
+const struct v4l2_format_info *vivi_fmt_info(u32 fourcc);
+void vivi_fmt_try_pix(const struct vivi_fmt_list *list,
+		      struct v4l2_pix_format *pix);
+void vivi_fmt_default_pix(const struct vivi_fmt_list *list,
+			  struct v4l2_pix_format *pix);
+int vivi_fmt_plane_layout(const struct v4l2_pix_format *pix,
+			  struct vivi_gen_frame *f, u8 *base);
+
+bool vivi_fmt_size(unsigned int index, u32 *width, u32 *height);
+bool vivi_fmt_size_offered(u32 width, u32 height);
+bool vivi_fmt_interval(unsigned int index, u32 width, u32 height,
+		       struct v4l2_fract *tpf);
+struct v4l2_fract vivi_fmt_snap_interval(const struct v4l2_fract *tpf,
+					 u32 width, u32 height);
+u32 vivi_fps_x10(const struct v4l2_fract *tpf);
+
+#endif

@@ -1,0 +1,1045 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The pure test-pattern generator of vivi.
+ *
+ * How a frame is drawn:
+ *
+ * 1. The pattern's few colors (8 bars + box, 2 checker squares, 256 grays,
+ *    1 solid) become a palette: converted once to the format's color space
+ *    (BT.601 limited Y'CbCr, or full-range R'G'B'), with the controls
+ *    applied in Y'CbCr, and pre-encoded for the byte-per-pixel formats.
+ * 2. Each picture row is a line of palette indices. Rows that must look the
+ *    same share a "row class" (all rows of the bars, each checker band,
+ *    each gray level of the vertical ramp); noise rows are all different.
+ * 3. Each plane line is a pure function of the classes of the picture rows
+ *    it covers (two rows for 4:2:0 chroma) and, for Bayer, of the row
+ *    parity. It is rendered once into a template slot of the scratch area
+ *    and memcpy'd into every line that repeats it, so that most of a frame
+ *    costs what a memcpy of it costs. Noise rows skip the template and are
+ *    converted straight into the buffer.
+ * 4. Text is drawn last, per plane, over the rows it covers, with its own
+ *    fixed black/white palette, so it is neither adjusted nor mirrored.
+ *
+ * Layout notes: packed 4:2:2 lines are width * 2 bytes, so an odd width
+ * ends with half a macropixel (the last Y' and the first chroma byte).
+ * Chroma samples average the 8-bit chroma of the pixels they cover, rounded
+ * half up; an odd last column or row covers just one pixel column or row.
+ *
+ * Moving box: a 100% white square (not in the 75% bars) of side
+ * min(max(min(w, h) / 8, 2), min(w, h)). Its top-left corner follows a
+ * triangle wave over 0..w-side in x and 0..h-side in y, both moving
+ * motion_speed pixels per frame, starting from the middle of each range,
+ * so with motion_speed 0 it sits at ((w - side) / 2, (h - side) / 2).
+ * The periods, 2 * (w - side) and 2 * (h - side), differ unless the frame
+ * is square. The bars of this pattern do not scroll; those of the two bar
+ * patterns move left by motion_speed pixels per frame. hflip and vflip
+ * mirror the finished picture, scroll and box included.
+ *
+ * Frames wider or taller than VIVI_GEN_MAX_DIM are refused with -EINVAL.
+ */
+
+#include <linux/errno.h>
+#include <linux/kernel.h>
+#include <linux/string.h>
+#include <linux/swab.h>
+#include <linux/types.h>
+#include <linux/videodev2.h>
+
+#include "vivi_gen.h"
+
+/* Keeps all index arithmetic well inside 32 bits. */
+#define VIVI_GEN_MAX_DIM	16384
+
+#define NSLOTS		4	/* template lines cached per plane */
+#define SCRATCH_ALIGN	64
+
+const char * const vivi_gen_pattern_names[VIVI_PAT_COUNT + 1] = {
+	"75% Color Bars",
+	"100% Color Bars",
+	"Color Bars with Moving Box",
+	"Checkerboard 16x16",
+	"Horizontal Gray Ramp",
+	"Vertical Gray Ramp",
+	"Solid Black",
+	"Solid White",
+	"Solid Red",
+	"Solid Green",
+	"Solid Blue",
+	"Noise",
+	NULL,
+};
+
+/* How the pixels of one plane are laid out. */
+enum plane_type {
+	PT_ENC,		/* bpp bytes per pixel, pre-encoded in the palette */
+	PT_PACKED,	/* 4:2:2 macropixels, off[] = Y0, Cb, Y1, Cr bytes */
+	PT_CHROMA,	/* one chroma component, off[0] = 1 (Cb) or 2 (Cr) */
+	PT_CHROMA2,	/* interleaved chroma pairs, off[0], off[1] */
+	PT_BAYER,	/* off[] = channel at even/odd x of even, odd rows */
+};
+
+/* What PT_ENC pixels hold. */
+enum enc_kind {
+	E_NONE,
+	E_Y,
+	E_RGB24,
+	E_BGR24,
+	E_XRGB32,
+	E_XBGR32,
+	E_RGB565,
+	E_RGB565X,
+	E_XRGB555,
+	E_GREY,
+	E_Y16,
+};
+
+struct plane_desc {
+	u8 type;
+	u8 bpp;
+	u8 vsub;
+	u8 off[4];
+};
+
+struct fmt_desc {
+	u32 fourcc;
+	bool yuv;
+	u8 enc;
+	u8 nplanes;
+	struct plane_desc pl[3];
+};
+
+#define P_ENC(b)	{ .type = PT_ENC, .bpp = (b), .vsub = 1 }
+#define P_PACKED(y0, u, y1, v) \
+	{ .type = PT_PACKED, .vsub = 1, .off = { y0, u, y1, v } }
+#define P_CHROMA(c, vs)	{ .type = PT_CHROMA, .vsub = (vs), .off = { c } }
+#define P_CHROMA2(c0, c1, vs) \
+	{ .type = PT_CHROMA2, .vsub = (vs), .off = { c0, c1 } }
+#define P_BAYER(a, b, c, d) \
+	{ .type = PT_BAYER, .vsub = 1, .off = { a, b, c, d } }
+
+#define FMT_PACKED(fcc, y0, u, y1, v) \
+	{ V4L2_PIX_FMT_##fcc, true, E_NONE, 1, { P_PACKED(y0, u, y1, v) } }
+#define FMT_PLANAR(fcc, c1, c2, vs) \
+	{ V4L2_PIX_FMT_##fcc, true, E_Y, 3, \
+	  { P_ENC(1), P_CHROMA(c1, vs), P_CHROMA(c2, vs) } }
+#define FMT_SEMI(fcc, c1, c2, vs) \
+	{ V4L2_PIX_FMT_##fcc, true, E_Y, 2, \
+	  { P_ENC(1), P_CHROMA2(c1, c2, vs) } }
+#define FMT_ENC(fcc, e, b) \
+	{ V4L2_PIX_FMT_##fcc, false, e, 1, { P_ENC(b) } }
+/* Channels 0 = R, 1 = G, 2 = B */
+#define FMT_BAYER(fcc, a, b, c, d) \
+	{ V4L2_PIX_FMT_##fcc, false, E_NONE, 1, { P_BAYER(a, b, c, d) } }
+
+static const struct fmt_desc vivi_fmts[] = {
+	/* Palette channels of Y'CbCr formats: 0 = Y', 1 = Cb, 2 = Cr */
+	FMT_PACKED(YUYV, 0, 1, 2, 3),
+	FMT_PACKED(UYVY, 1, 0, 3, 2),
+	FMT_PACKED(YVYU, 0, 3, 2, 1),
+	FMT_PACKED(VYUY, 1, 2, 3, 0),
+	FMT_PLANAR(YUV420, 1, 2, 2),
+	FMT_PLANAR(YVU420, 2, 1, 2),
+	FMT_PLANAR(YUV422P, 1, 2, 1),
+	FMT_SEMI(NV12, 1, 2, 2),
+	FMT_SEMI(NV21, 2, 1, 2),
+	FMT_SEMI(NV16, 1, 2, 1),
+	FMT_SEMI(NV61, 2, 1, 1),
+	FMT_ENC(RGB24, E_RGB24, 3),
+	FMT_ENC(BGR24, E_BGR24, 3),
+	FMT_ENC(XRGB32, E_XRGB32, 4),
+	FMT_ENC(XBGR32, E_XBGR32, 4),
+	FMT_ENC(RGB565, E_RGB565, 2),
+	FMT_ENC(RGB565X, E_RGB565X, 2),
+	FMT_ENC(XRGB555, E_XRGB555, 2),
+	FMT_ENC(GREY, E_GREY, 1),
+	FMT_ENC(Y16, E_Y16, 2),
+	FMT_BAYER(SBGGR8, 2, 1, 1, 0),
+	FMT_BAYER(SGBRG8, 1, 2, 0, 1),
+	FMT_BAYER(SGRBG8, 1, 0, 2, 1),
+	FMT_BAYER(SRGGB8, 0, 1, 1, 2),
+};
+
+/*
+ * A palette in the format's color space: c[] holds Y', Cb, Cr or R', G', B'
+ * per entry, enc[] the bytes of a PT_ENC pixel in memory order (first byte
+ * in bits 0..7, unused bytes zero), enc8[] its first byte.
+ */
+struct vivi_pal {
+	u8 c[3][256];
+	u8 enc8[256];
+	u32 enc[256];
+	u32 pk[3][256];		/* packed 4:2:2: Y'0, Y'1, Cb|Cr in place */
+	bool flat_chroma;	/* every entry has the same Cb and Cr */
+};
+
+/* The controls in fixed point: Y' gain in 1/128, CbCr matrix in 2^-21. */
+struct vivi_adj {
+	bool on;
+	s32 con;
+	s32 bri;
+	s32 cs;
+	s32 ss;
+};
+
+struct vivi_gen {
+	const struct fmt_desc *fd;
+	const struct vivi_gen_settings *s;
+	u32 w;
+	u32 h;
+	u32 pattern;
+	u32 frame;
+	u32 shift;		/* bar scroll, pixels to the left */
+	u32 box_x;
+	u32 box_y;
+	u32 box_side;
+	bool hflip;
+	bool vflip;
+	struct vivi_pal *pal;
+	struct vivi_pal *tpal;	/* text: black, white */
+	u8 *tmp;		/* unflipped, unscrolled index line; text */
+	u8 *idx[2];		/* index lines, padded by one repeated pixel */
+	u32 idx_cls[2];
+	bool idx_ok[2];
+	u32 idx_next;
+	u8 *slot[NSLOTS];
+	u32 slot_a[NSLOTS];
+	u32 slot_b[NSLOTS];
+	u32 slot_used[NSLOTS];	/* 0 = empty, else last use (LRU) */
+};
+
+/* sin(0..90 degrees) * 16384 */
+static const u16 vivi_sin_q14[91] = {
+	0, 286, 572, 857, 1143, 1428, 1713, 1997, 2280, 2563, 2845, 3126,
+	3406, 3686, 3964, 4240, 4516, 4790, 5063, 5334, 5604, 5872, 6138,
+	6402, 6664, 6924, 7182, 7438, 7692, 7943, 8192, 8438, 8682, 8923,
+	9162, 9397, 9630, 9860, 10087, 10311, 10531, 10749, 10963, 11174,
+	11381, 11585, 11786, 11982, 12176, 12365, 12551, 12733, 12911, 13085,
+	13255, 13421, 13583, 13741, 13894, 14044, 14189, 14330, 14466, 14598,
+	14726, 14849, 14968, 15082, 15191, 15296, 15396, 15491, 15582, 15668,
+	15749, 15826, 15897, 15964, 16026, 16083, 16135, 16182, 16225, 16262,
+	16294, 16322, 16344, 16362, 16374, 16382, 16384,
+};
+
+static const struct fmt_desc *vivi_find_fmt(u32 fourcc)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(vivi_fmts); i++)
+		if (vivi_fmts[i].fourcc == fourcc)
+			return &vivi_fmts[i];
+	return NULL;
+}
+
+bool vivi_gen_supported(u32 fourcc)
+{
+	return vivi_find_fmt(fourcc);
+}
+
+bool vivi_gen_is_yuv(u32 fourcc)
+{
+	const struct fmt_desc *fd = vivi_find_fmt(fourcc);
+
+	return fd && fd->yuv;
+}
+
+/* An index line: w pixels, a pad pixel and the noise overrun. */
+static size_t vivi_idx_bytes(u32 w)
+{
+	return ALIGN((size_t)w + 16, SCRATCH_ALIGN);
+}
+
+/* The widest plane line: XRGB32; packed 4:2:2 and chroma pairs need less. */
+static size_t vivi_slot_bytes(u32 w)
+{
+	return ALIGN((size_t)w * 4 + 16, SCRATCH_ALIGN);
+}
+
+static size_t vivi_aligned(size_t bytes)
+{
+	return ALIGN(bytes, SCRATCH_ALIGN);
+}
+
+/* Matches the carving in vivi_gen_fill(), plus room to align the start. */
+size_t vivi_gen_scratch_size(u32 width)
+{
+	u32 w = clamp_t(u32, width, 1, VIVI_GEN_MAX_DIM);
+
+	return SCRATCH_ALIGN + vivi_aligned(sizeof(struct vivi_gen)) +
+	       2 * vivi_aligned(sizeof(struct vivi_pal)) +
+	       3 * vivi_idx_bytes(w) + NSLOTS * vivi_slot_bytes(w);
+}
+
+static u32 vivi_line_bytes(const struct plane_desc *pd, u32 w)
+{
+	switch (pd->type) {
+	case PT_ENC:
+		return w * pd->bpp;
+	case PT_PACKED:
+		return w * 2;
+	case PT_CHROMA:
+		return DIV_ROUND_UP(w, 2);
+	case PT_CHROMA2:
+		return DIV_ROUND_UP(w, 2) * 2;
+	default:
+		return w;
+	}
+}
+
+/* Byte offset of even pixel @x in a line. */
+static u32 vivi_x_offset(const struct plane_desc *pd, u32 x)
+{
+	switch (pd->type) {
+	case PT_ENC:
+		return x * pd->bpp;
+	case PT_PACKED:
+		return x * 2;
+	case PT_CHROMA:
+		return x / 2;
+	default:
+		return x;
+	}
+}
+
+/* ---- color ---------------------------------------------------------- */
+
+/*
+ * BT.601 limited range, exact to the rounded ideal value: the luma weights
+ * are exact in 1/1000, the chroma weights in 1/1000000 are multiples of 16,
+ * which keeps 224 * weighted sum inside 32 bits.
+ */
+static void vivi_rgb_to_ycc(const u8 *rgb, u8 *ycc)
+{
+	s32 r = rgb[0], g = rgb[1], b = rgb[2];
+	u32 s = 299 * r + 587 * g + 114 * b;
+	s32 u = 31250 * b - 10546 * r - 20704 * g;
+	s32 v = 31250 * r - 26168 * g - 5082 * b;
+
+	ycc[0] = (219 * s + 16 * 255000 + 127500) / 255000;
+	/* u32 wrap-around is fine: the true sum lies in 0..2^32-1 */
+	ycc[1] = ((u32)(224 * u) + 128u * 15937500u + 7968750u) / 15937500u;
+	ycc[2] = ((u32)(224 * v) + 128u * 15937500u + 7968750u) / 15937500u;
+}
+
+static u8 vivi_clamp8(s32 x)
+{
+	return clamp_t(s32, x, 0, 255);
+}
+
+/* x / 2^sh rounded half away from zero, without shifting negatives */
+static s32 vivi_rshift_round(s32 x, unsigned int sh)
+{
+	s32 half = 1 << (sh - 1);
+
+	return x >= 0 ? (x + half) >> sh : -((half - x) >> sh);
+}
+
+/* Q16 to u8, rounded and clamped */
+static u8 vivi_q16_to_u8(s32 x)
+{
+	x += 1 << 15;
+	if (x < 0)
+		return 0;
+	return min_t(s32, x >> 16, 255);
+}
+
+/* BT.601 limited Y'CbCr back to full-range R'G'B' */
+static void vivi_ycc_to_rgb(const u8 *ycc, u8 *rgb)
+{
+	s32 y = (ycc[0] - 16) * 76309;
+	s32 u = ycc[1] - 128;
+	s32 v = ycc[2] - 128;
+
+	rgb[0] = vivi_q16_to_u8(y + 104597 * v);
+	rgb[1] = vivi_q16_to_u8(y - 25675 * u - 53279 * v);
+	rgb[2] = vivi_q16_to_u8(y + 132201 * u);
+}
+
+static s32 vivi_isin(s32 deg)
+{
+	deg %= 360;
+	if (deg < 0)
+		deg += 360;
+	if (deg <= 90)
+		return vivi_sin_q14[deg];
+	if (deg <= 180)
+		return vivi_sin_q14[180 - deg];
+	if (deg <= 270)
+		return -vivi_sin_q14[deg - 180];
+	return -vivi_sin_q14[360 - deg];
+}
+
+static void vivi_adj_init(struct vivi_adj *a,
+			  const struct vivi_gen_settings *s)
+{
+	s32 bri = clamp_t(s32, s->brightness, 0, 255);
+	s32 sat = clamp_t(s32, s->saturation, 0, 255);
+	s32 hue = clamp_t(s32, s->hue, -180, 180);
+
+	a->con = clamp_t(s32, s->contrast, 0, 255);
+	a->on = bri != VIVI_GEN_BRIGHTNESS_DEF ||
+		a->con != VIVI_GEN_CONTRAST_DEF ||
+		sat != VIVI_GEN_SATURATION_DEF || hue != VIVI_GEN_HUE_DEF;
+	a->bri = bri - 128;
+	a->cs = vivi_isin(hue + 90) * sat;
+	a->ss = vivi_isin(hue) * sat;
+}
+
+/*
+ * Contrast and brightness on Y'; on CbCr a rotation by the hue angle
+ * (Cb' = Cb cos h - Cr sin h, Cr' = Cb sin h + Cr cos h) and the saturation
+ * gain, both around 128.
+ */
+static void vivi_adjust(const struct vivi_adj *a, u8 *ycc)
+{
+	s32 y = ycc[0] - 16, u = ycc[1] - 128, v = ycc[2] - 128;
+	s32 nu = vivi_rshift_round(u * a->cs - v * a->ss, 21);
+	s32 nv = vivi_rshift_round(u * a->ss + v * a->cs, 21);
+
+	y = vivi_rshift_round(y * a->con, 7) + 16 + a->bri;
+	ycc[0] = vivi_clamp8(y);
+	ycc[1] = vivi_clamp8(128 + nu);
+	ycc[2] = vivi_clamp8(128 + nv);
+}
+
+static u32 vivi_quant(u32 v, u32 max)
+{
+	return (v * max + 127) / 255;
+}
+
+static void vivi_encode(u8 *e, u8 kind, const u8 *c)
+{
+	u32 s = 299 * c[0] + 587 * c[1] + 114 * c[2];
+	u32 v;
+
+	switch (kind) {
+	case E_Y:
+		e[0] = c[0];
+		break;
+	case E_RGB24:
+		e[0] = c[0];
+		e[1] = c[1];
+		e[2] = c[2];
+		break;
+	case E_BGR24:
+		e[0] = c[2];
+		e[1] = c[1];
+		e[2] = c[0];
+		break;
+	case E_XRGB32:
+		e[0] = 0xff;
+		e[1] = c[0];
+		e[2] = c[1];
+		e[3] = c[2];
+		break;
+	case E_XBGR32:
+		e[0] = c[2];
+		e[1] = c[1];
+		e[2] = c[0];
+		e[3] = 0xff;
+		break;
+	case E_RGB565:
+	case E_RGB565X:
+		v = vivi_quant(c[0], 31) << 11 | vivi_quant(c[1], 63) << 5 |
+		    vivi_quant(c[2], 31);
+		e[kind == E_RGB565X] = v & 0xff;
+		e[kind != E_RGB565X] = v >> 8;
+		break;
+	case E_XRGB555:
+		v = 0x8000 | vivi_quant(c[0], 31) << 10 |
+		    vivi_quant(c[1], 31) << 5 | vivi_quant(c[2], 31);
+		e[0] = v & 0xff;
+		e[1] = v >> 8;
+		break;
+	case E_GREY:
+		e[0] = (s + 500) / 1000;
+		break;
+	case E_Y16:
+		v = (257 * s + 500) / 1000;
+		e[0] = v & 0xff;
+		e[1] = v >> 8;
+		break;
+	default:
+		break;
+	}
+}
+
+/* Entry @i of @p from full-range R'G'B' @rgb, adjusted if @a is on. */
+static void vivi_pal_set(struct vivi_pal *p, const struct fmt_desc *fd,
+			 const struct vivi_adj *a, u32 i, const u8 *rgb)
+{
+	const struct plane_desc *pd = &fd->pl[0];
+	u8 ycc[3], out[3], e[4];
+	const u8 *c = rgb;
+
+	if (fd->yuv || a->on) {
+		vivi_rgb_to_ycc(rgb, ycc);
+		c = ycc;
+		if (a->on)
+			vivi_adjust(a, ycc);
+		if (!fd->yuv) {
+			vivi_ycc_to_rgb(ycc, out);
+			c = out;
+		}
+	}
+	p->c[0][i] = c[0];
+	p->c[1][i] = c[1];
+	p->c[2][i] = c[2];
+	memset(e, 0, sizeof(e));
+	vivi_encode(e, fd->enc, c);
+	p->enc8[i] = e[0];
+	p->enc[i] = e[0] | e[1] << 8 | e[2] << 16 | (u32)e[3] << 24;
+	if (pd->type == PT_PACKED) {
+		p->pk[0][i] = (u32)c[0] << pd->off[0] * 8;
+		p->pk[1][i] = (u32)c[0] << pd->off[2] * 8;
+		p->pk[2][i] = (u32)c[1] << pd->off[1] * 8 |
+			      (u32)c[2] << pd->off[3] * 8;
+	}
+}
+
+static void vivi_pal_done(struct vivi_pal *p, const struct fmt_desc *fd,
+			  u32 n)
+{
+	u32 i;
+
+	p->flat_chroma = fd->yuv;
+	for (i = 1; i < n && p->flat_chroma; i++)
+		p->flat_chroma = p->c[1][i] == p->c[1][0] &&
+				 p->c[2][i] == p->c[2][0];
+}
+
+/* White, yellow, cyan, green, magenta, red, blue, black as R4|G2|B1 */
+static const u8 vivi_bar_rgb[8] = { 7, 6, 3, 2, 5, 4, 1, 0 };
+
+/* The colors the pattern's index lines refer to. */
+static void vivi_pal_build(struct vivi_gen *g, const struct vivi_adj *a)
+{
+	static const u8 solid[5][3] = {
+		{ 0, 0, 0 }, { 255, 255, 255 }, { 255, 0, 0 },
+		{ 0, 255, 0 }, { 0, 0, 255 },
+	};
+	u8 rgb[3];
+	u32 i, n, on;
+
+	switch (g->pattern) {
+	case VIVI_PAT_BARS75:
+	case VIVI_PAT_BARS100:
+	case VIVI_PAT_BARS_BOX:
+		on = g->pattern == VIVI_PAT_BARS100 ? 255 : 191;
+		for (i = 0; i < 8; i++) {
+			rgb[0] = vivi_bar_rgb[i] & 4 ? on : 0;
+			rgb[1] = vivi_bar_rgb[i] & 2 ? on : 0;
+			rgb[2] = vivi_bar_rgb[i] & 1 ? on : 0;
+			vivi_pal_set(g->pal, g->fd, a, i, rgb);
+		}
+		/* index 8: the box, 100% white */
+		memset(rgb, 255, 3);
+		vivi_pal_set(g->pal, g->fd, a, 8, rgb);
+		n = 9;
+		break;
+	case VIVI_PAT_CHECKER:
+		/* index 0 white, 1 black */
+		vivi_pal_set(g->pal, g->fd, a, 0, solid[1]);
+		vivi_pal_set(g->pal, g->fd, a, 1, solid[0]);
+		n = 2;
+		break;
+	case VIVI_PAT_HRAMP:
+	case VIVI_PAT_VRAMP:
+	case VIVI_PAT_NOISE:
+		for (i = 0; i < 256; i++) {
+			memset(rgb, i, 3);
+			vivi_pal_set(g->pal, g->fd, a, i, rgb);
+		}
+		n = 256;
+		break;
+	default:
+		vivi_pal_set(g->pal, g->fd, a, 0,
+			     solid[g->pattern - VIVI_PAT_BLACK]);
+		n = 1;
+		break;
+	}
+	vivi_pal_done(g->pal, g->fd, n);
+}
+
+/* ---- index lines ---------------------------------------------------- */
+
+/* Picture rows with equal class have equal index lines. */
+static u32 vivi_row_class(const struct vivi_gen *g, u32 y)
+{
+	u32 yp = g->vflip ? g->h - 1 - y : y;
+
+	switch (g->pattern) {
+	case VIVI_PAT_BARS_BOX:
+		return yp - g->box_y < g->box_side;
+	case VIVI_PAT_CHECKER:
+		return (yp >> 4) & 1;
+	case VIVI_PAT_VRAMP:
+		return g->h > 1 ? yp * 255 / (g->h - 1) : 0;
+	case VIVI_PAT_NOISE:
+		return yp;
+	default:
+		return 0;
+	}
+}
+
+static u64 vivi_mix64(u64 x)
+{
+	/* the splitmix64 finalizer: spreads a seed over all bits */
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+	x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+	return x ^ (x >> 31);
+}
+
+/*
+ * Random gray levels: two interleaved xorshift64* streams (independent
+ * dependency chains run in parallel), 8 levels per step each, seeded per
+ * (frame, row) so that rows can be drawn in any order. The bytes land in
+ * CPU order: noise needs no particular one. Writes up to 15 bytes past @w;
+ * index buffers have room for that.
+ */
+static void vivi_noise_line(u8 *d, u32 w, u32 frame, u32 row)
+{
+	u64 seed = (u64)frame * 0x9e3779b97f4a7c15ull ^
+		   ((u64)row + 1) * 0xd1b54a32d192ed03ull;
+	u64 x = vivi_mix64(seed) | 1;
+	u64 y = vivi_mix64(seed + 0x9e3779b97f4a7c15ull) | 1;
+	u64 r[2];
+	u32 i;
+
+	for (i = 0; i < w; i += 16) {
+		x ^= x >> 12;
+		x ^= x << 25;
+		x ^= x >> 27;
+		y ^= y >> 12;
+		y ^= y << 25;
+		y ^= y >> 27;
+		r[0] = x * 0x2545f4914f6cdd1dull;
+		r[1] = y * 0x2545f4914f6cdd1dull;
+		memcpy(d + i, r, 16);
+	}
+}
+
+/* Index line of the unmirrored, unscrolled picture row of class @cls. */
+static void vivi_base_line(const struct vivi_gen *g, u32 cls, u8 *d)
+{
+	u32 w = g->w;
+	u32 x, b, x0, x1, q, r, acc, gray, n;
+
+	switch (g->pattern) {
+	case VIVI_PAT_BARS75:
+	case VIVI_PAT_BARS100:
+	case VIVI_PAT_BARS_BOX:
+		/* bar b holds the x with x * 8 / w == b */
+		for (b = 0, x0 = 0; b < 8; b++, x0 = x1) {
+			x1 = DIV_ROUND_UP((b + 1) * w, 8);
+			memset(d + x0, b, x1 - x0);
+		}
+		if (g->pattern == VIVI_PAT_BARS_BOX && cls)
+			memset(d + g->box_x, 8, g->box_side);
+		break;
+	case VIVI_PAT_CHECKER:
+		for (x = 0; x < w; x += 16) {
+			n = min_t(u32, 16, w - x);
+			memset(d + x, ((x >> 4) + cls) & 1, n);
+		}
+		break;
+	case VIVI_PAT_HRAMP:
+		if (w == 1) {
+			d[0] = 0;
+			break;
+		}
+		/* gray = x * 255 / (w - 1), stepped without dividing */
+		q = 255 / (w - 1);
+		r = 255 % (w - 1);
+		for (x = 0, gray = 0, acc = 0; x < w; x++) {
+			d[x] = gray;
+			gray += q;
+			acc += r;
+			if (acc >= w - 1) {
+				acc -= w - 1;
+				gray++;
+			}
+		}
+		break;
+	case VIVI_PAT_VRAMP:
+		memset(d, cls, w);
+		break;
+	case VIVI_PAT_NOISE:
+		vivi_noise_line(d, w, g->frame, cls);
+		break;
+	default:
+		memset(d, 0, w);
+		break;
+	}
+}
+
+static void vivi_render_index(struct vivi_gen *g, u32 cls, u8 *d)
+{
+	u32 w = g->w, s = g->shift, x;
+	u8 t;
+
+	if (!s && !g->hflip) {
+		vivi_base_line(g, cls, d);
+	} else {
+		vivi_base_line(g, cls, g->tmp);
+		memcpy(d, g->tmp + s, w - s);
+		memcpy(d + w - s, g->tmp, s);
+		for (x = 0; g->hflip && x < w / 2; x++) {
+			t = d[x];
+			d[x] = d[w - 1 - x];
+			d[w - 1 - x] = t;
+		}
+	}
+	/* chroma of an odd last pixel pairs it with itself */
+	d[w] = d[w - 1];
+}
+
+/* The index line of class @cls, rendering it into a buffer but @keep. */
+static const u8 *vivi_get_index(struct vivi_gen *g, u32 cls, const u8 *keep)
+{
+	u32 i;
+
+	for (i = 0; i < 2; i++)
+		if (g->idx_ok[i] && g->idx_cls[i] == cls)
+			return g->idx[i];
+	i = g->idx_next;
+	if (g->idx[i] == keep)
+		i ^= 1;
+	g->idx_next = i ^ 1;
+	vivi_render_index(g, cls, g->idx[i]);
+	g->idx_cls[i] = cls;
+	g->idx_ok[i] = true;
+	return g->idx[i];
+}
+
+/* ---- conversion of index spans to plane bytes ----------------------- */
+
+/* Store @v with its bits 0..7 at d[0], as one store on any CPU. */
+static inline void vivi_put64(u8 *d, u64 v)
+{
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	v = __swab64(v);
+#endif
+	memcpy(d, &v, sizeof(v));
+}
+
+/* The low @n bytes of @v, bits 0..7 first */
+static void vivi_put_bytes(u8 *d, u64 v, u32 n)
+{
+	for (; n; n--, v >>= 8)
+		*d++ = v;
+}
+
+/* t0[a[0]], t1[a[1]], t0[a[2]], ... as the bytes of a word */
+static inline u64 vivi_pick8(const u8 *t0, const u8 *t1, const u8 *a)
+{
+	return (u64)t0[a[0]] | (u64)t1[a[1]] << 8 |
+	       (u64)t0[a[2]] << 16 | (u64)t1[a[3]] << 24 |
+	       (u64)t0[a[4]] << 32 | (u64)t1[a[5]] << 40 |
+	       (u64)t0[a[6]] << 48 | (u64)t1[a[7]] << 56;
+}
+
+/*
+ * A packed 4:2:2 macropixel from pixels a[0], a[1]. U and V never sit in
+ * adjacent bytes, so both 9-bit sums fit in one addition.
+ */
+static inline u64 vivi_pair(const struct vivi_pal *p, const u8 *a,
+			    u64 rnd, u64 mask)
+{
+	u64 uv = (u64)p->pk[2][a[0]] + p->pk[2][a[1]] + rnd;
+
+	return p->pk[0][a[0]] | p->pk[1][a[1]] | ((uv >> 1) & mask);
+}
+
+/*
+ * Convert @n pixels of index lines @a (and @b, the second row of 4:2:0
+ * chroma; else == @a) into @d. @par is the row parity for Bayer. The span
+ * starts at an even x; for an odd @n, a[n] and b[n] must repeat the last
+ * pixel. Pixels are assembled into 64-bit words, stored at once: noise
+ * converts every line, and byte stores would dominate its time.
+ */
+static void vivi_convert(const struct vivi_pal *p, const struct plane_desc *pd,
+			 u8 *d, const u8 *a, const u8 *b, u32 par, u32 n)
+{
+	const u32 *e = p->enc;
+	const u8 *c0, *c1;
+	u32 x, k, s0, s1;
+	u64 v, w, rnd, mask;
+
+	switch (pd->type) {
+	case PT_ENC:
+		switch (pd->bpp) {
+		case 1:
+			for (x = 0; x + 8 <= n; x += 8)
+				vivi_put64(d + x, vivi_pick8(p->enc8, p->enc8,
+							     a + x));
+			for (; x < n; x++)
+				d[x] = p->enc8[a[x]];
+			break;
+		case 2:
+			for (x = 0; x + 4 <= n; x += 4, d += 8)
+				vivi_put64(d, e[a[x]] | (u64)e[a[x + 1]] << 16 |
+					   (u64)e[a[x + 2]] << 32 |
+					   (u64)e[a[x + 3]] << 48);
+			for (; x < n; x++, d += 2)
+				vivi_put_bytes(d, e[a[x]], 2);
+			break;
+		case 3:
+			/* eight 3-byte pixels in three words */
+			for (x = 0; x + 8 <= n; x += 8, d += 24) {
+				v = e[a[x + 2]];
+				w = e[a[x + 5]];
+				vivi_put64(d, e[a[x]] | (u64)e[a[x + 1]] << 24 |
+					   v << 48);
+				vivi_put64(d + 8, v >> 16 |
+					   (u64)e[a[x + 3]] << 8 |
+					   (u64)e[a[x + 4]] << 32 | w << 56);
+				vivi_put64(d + 16, w >> 8 |
+					   (u64)e[a[x + 6]] << 16 |
+					   (u64)e[a[x + 7]] << 40);
+			}
+			for (; x < n; x++, d += 3)
+				vivi_put_bytes(d, e[a[x]], 3);
+			break;
+		default:
+			for (x = 0; x + 2 <= n; x += 2, d += 8)
+				vivi_put64(d, e[a[x]] | (u64)e[a[x + 1]] << 32);
+			if (x < n)
+				vivi_put_bytes(d, e[a[x]], 4);
+			break;
+		}
+		break;
+	case PT_PACKED:
+		/* per pixel pair: Y'0, Y'1 and the rounded CbCr average */
+		s0 = pd->off[1] * 8;
+		s1 = pd->off[3] * 8;
+		rnd = 1ull << s0 | 1ull << s1;
+		mask = 0xffull << s0 | 0xffull << s1;
+		for (x = 0; x + 4 <= n; x += 4, d += 8)
+			vivi_put64(d, vivi_pair(p, a + x, rnd, mask) |
+				   vivi_pair(p, a + x + 2, rnd, mask) << 32);
+		/* 1..3 pixels left; an odd n reads the pad a[n] */
+		for (; x < n; x += 2, d += 4)
+			vivi_put_bytes(d, vivi_pair(p, a + x, rnd, mask),
+				       min(n - x, 2u) * 2);
+		break;
+	case PT_CHROMA:
+		c0 = p->c[pd->off[0]];
+		for (k = 0; k < n; k += 2)
+			*d++ = (c0[a[k]] + c0[a[k + 1]] + c0[b[k]] +
+				c0[b[k + 1]] + 2) >> 2;
+		break;
+	case PT_CHROMA2:
+		c0 = p->c[pd->off[0]];
+		c1 = p->c[pd->off[1]];
+		for (k = 0; k < n; k += 2, d += 2) {
+			d[0] = (c0[a[k]] + c0[a[k + 1]] + c0[b[k]] +
+				c0[b[k + 1]] + 2) >> 2;
+			d[1] = (c1[a[k]] + c1[a[k + 1]] + c1[b[k]] +
+				c1[b[k + 1]] + 2) >> 2;
+		}
+		break;
+	default:
+		c0 = p->c[pd->off[par * 2]];
+		c1 = p->c[pd->off[par * 2 + 1]];
+		for (x = 0; x + 8 <= n; x += 8)
+			vivi_put64(d + x, vivi_pick8(c0, c1, a + x));
+		for (; x < n; x++)
+			d[x] = x & 1 ? c1[a[x]] : c0[a[x]];
+		break;
+	}
+}
+
+/* ---- planes --------------------------------------------------------- */
+
+/* The template of plane line keys (@ka, @kb), rendered on a miss. */
+static const u8 *vivi_get_template(struct vivi_gen *g,
+				   const struct plane_desc *pd, u32 ka, u32 kb,
+				   u32 ya, u32 yb, u32 par, u32 tick)
+{
+	const u8 *a, *b;
+	u32 i, lru = 0;
+
+	for (i = 0; i < NSLOTS; i++) {
+		if (g->slot_used[i] && g->slot_a[i] == ka &&
+		    g->slot_b[i] == kb) {
+			g->slot_used[i] = tick;
+			return g->slot[i];
+		}
+		if (g->slot_used[i] < g->slot_used[lru])
+			lru = i;
+	}
+	a = vivi_get_index(g, vivi_row_class(g, ya), NULL);
+	b = ya == yb ? a : vivi_get_index(g, vivi_row_class(g, yb), a);
+	vivi_convert(g->pal, pd, g->slot[lru], a, b, par, g->w);
+	g->slot_a[lru] = ka;
+	g->slot_b[lru] = kb;
+	g->slot_used[lru] = tick;
+	return g->slot[lru];
+}
+
+static void vivi_fill_plane(struct vivi_gen *g, const struct plane_desc *pd,
+			    u8 *line, u32 stride)
+{
+	bool sub = pd->vsub == 2;
+	bool chroma = pd->type == PT_CHROMA || pd->type == PT_CHROMA2;
+	bool flat = chroma && g->pal->flat_chroma;
+	bool direct = g->pattern == VIVI_PAT_NOISE && !flat;
+	u32 lb = vivi_line_bytes(pd, g->w);
+	u32 ph = sub ? DIV_ROUND_UP(g->h, 2) : g->h;
+	u32 r, ya, yb, ka, kb, par;
+	const u8 *a, *b;
+
+	memset(g->slot_used, 0, sizeof(g->slot_used));
+	for (r = 0; r < ph; r++, line += stride) {
+		ya = sub ? 2 * r : r;
+		yb = sub ? min(ya + 1, g->h - 1) : ya;
+		par = pd->type == PT_BAYER ? r & 1 : 0;
+		if (direct) {
+			/* every row differs: no template */
+			a = vivi_get_index(g, vivi_row_class(g, ya), NULL);
+			b = ya == yb ? a :
+			    vivi_get_index(g, vivi_row_class(g, yb), a);
+			vivi_convert(g->pal, pd, line, a, b, par, g->w);
+			continue;
+		}
+		if (flat) {
+			ka = 0;
+			kb = 0;
+		} else {
+			ka = vivi_row_class(g, ya);
+			kb = sub ? vivi_row_class(g, yb) : par;
+		}
+		memcpy(line, vivi_get_template(g, pd, ka, kb, ya, yb, par,
+					       r + 1), lb);
+	}
+}
+
+/*
+ * Text: whole 8x16 glyphs that fit, white on black, from the fixed text
+ * palette; chroma lines are converted too, which makes them neutral.
+ */
+static void vivi_draw_text(struct vivi_gen *g, const struct plane_desc *pd,
+			   u8 *plane, u32 stride)
+{
+	const u8 *font = g->s->font;
+	const char *str;
+	u32 i, n, k, j, row, y0, y, nfit;
+	u8 bits;
+
+	if (!font || g->w < 16 + 8)
+		return;
+	nfit = (g->w - 16) / 8;
+	for (i = 0; i < VIVI_GEN_TEXT_LINES; i++) {
+		str = g->s->text[i];
+		y0 = 16 + 18 * i;
+		if (y0 + 16 > g->h)
+			break;
+		if (!str)
+			continue;
+		for (n = 0; n < nfit && str[n]; n++)
+			;
+		for (row = 0; n && row < 16; row++) {
+			y = y0 + row;
+			if (pd->vsub == 2) {
+				if (row & 1)
+					continue;
+				y /= 2;
+			}
+			for (k = 0; k < n; k++) {
+				bits = font[(u8)str[k] * 16 + row];
+				for (j = 0; j < 8; j++, bits <<= 1)
+					g->tmp[k * 8 + j] = bits >> 7;
+			}
+			vivi_convert(g->tpal, pd,
+				     plane + (size_t)y * stride +
+				     vivi_x_offset(pd, 16),
+				     g->tmp, g->tmp, y & 1, n * 8);
+		}
+	}
+}
+
+/* Position 0..@range of a triangle wave at t = @frame * @speed + @range / 2 */
+static u32 vivi_bounce(u32 frame, u32 speed, u32 range)
+{
+	u32 period = 2 * range, t;
+
+	if (!range)
+		return 0;
+	t = ((frame % period) * (speed % period) + range / 2) % period;
+	return t <= range ? t : period - t;
+}
+
+/* The next @bytes of scratch, keeping *@p aligned */
+static u8 *vivi_carve(u8 **p, size_t bytes)
+{
+	u8 *r = *p;
+
+	*p += vivi_aligned(bytes);
+	return r;
+}
+
+int vivi_gen_fill(const struct vivi_gen_frame *f,
+		  const struct vivi_gen_settings *s, u32 frame, void *scratch)
+{
+	static const u8 black[3], white[3] = { 255, 255, 255 };
+	const struct fmt_desc *fd;
+	struct vivi_adj adj;
+	struct vivi_gen *g;
+	u32 i, w, h, side;
+	u8 *p;
+
+	if (!f || !s || !scratch)
+		return -EINVAL;
+	fd = vivi_find_fmt(f->fourcc);
+	w = f->width;
+	h = f->height;
+	if (!fd || !w || !h || w > VIVI_GEN_MAX_DIM || h > VIVI_GEN_MAX_DIM ||
+	    s->pattern >= VIVI_PAT_COUNT)
+		return -EINVAL;
+	for (i = 0; i < fd->nplanes; i++)
+		if (!f->plane[i] ||
+		    f->stride[i] < vivi_line_bytes(&fd->pl[i], w))
+			return -EINVAL;
+
+	/* the state lives in the scratch area too, to keep the stack small */
+	p = PTR_ALIGN((u8 *)scratch, SCRATCH_ALIGN);
+	g = (struct vivi_gen *)vivi_carve(&p, sizeof(*g));
+	memset(g, 0, sizeof(*g));
+	g->pal = (struct vivi_pal *)vivi_carve(&p, sizeof(*g->pal));
+	g->tpal = (struct vivi_pal *)vivi_carve(&p, sizeof(*g->tpal));
+	g->tmp = vivi_carve(&p, vivi_idx_bytes(w));
+	g->idx[0] = vivi_carve(&p, vivi_idx_bytes(w));
+	g->idx[1] = vivi_carve(&p, vivi_idx_bytes(w));
+	for (i = 0; i < NSLOTS; i++)
+		g->slot[i] = vivi_carve(&p, vivi_slot_bytes(w));
+
+	g->fd = fd;
+	g->s = s;
+	g->w = w;
+	g->h = h;
+	g->pattern = s->pattern;
+	g->frame = frame;
+	g->hflip = s->hflip;
+	g->vflip = s->vflip;
+	if (g->pattern == VIVI_PAT_BARS75 || g->pattern == VIVI_PAT_BARS100)
+		g->shift = (frame % w) * (s->motion_speed % w) % w;
+	side = min(w, h);
+	g->box_side = min(max(side / 8, 2u), side);
+	g->box_x = vivi_bounce(frame, s->motion_speed, w - g->box_side);
+	g->box_y = vivi_bounce(frame, s->motion_speed, h - g->box_side);
+
+	vivi_adj_init(&adj, s);
+	vivi_pal_build(g, &adj);
+	if (s->font) {
+		adj.on = false;
+		vivi_pal_set(g->tpal, fd, &adj, 0, black);
+		vivi_pal_set(g->tpal, fd, &adj, 1, white);
+		vivi_pal_done(g->tpal, fd, 2);
+	}
+
+	for (i = 0; i < fd->nplanes; i++) {
+		vivi_fill_plane(g, &fd->pl[i], f->plane[i], f->stride[i]);
+		vivi_draw_text(g, &fd->pl[i], f->plane[i], f->stride[i]);
+	}
+	return 0;
+}

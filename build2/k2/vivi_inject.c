@@ -1,0 +1,240 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Faults on demand: what the stream of a node does wrong when a test asks,
+ * set through debugfs (vivi/videoN/faults/), where neither applications nor
+ * v4l2-compliance see it. Every fault is off until written.
+ */
+
+#include <linux/debugfs.h>
+#include <linux/err.h>
+#include <linux/errno.h>
+#include <linux/fs.h>
+#include <linux/ktime.h>
+#include <linux/spinlock.h>
+#include <linux/string.h>
+#include <linux/uaccess.h>
+
+#include "vivi.h"
+
+/* a stall longer than this is surely a typo */
+#define VIVI_STALL_MAX_MS	60000
+
+/* splitmix64's finalizer: a well-mixed hash of the seed and sequence */
+static u64 vivi_inject_hash(u64 x)
+{
+	x ^= x >> 30;
+	x *= 0xbf58476d1ce4e5b9ULL;
+	x ^= x >> 27;
+	x *= 0x94d049bb133111ebULL;
+	return x ^ (x >> 31);
+}
+
+static bool vivi_inject_drop(const struct vivi_faults *f, u32 sequence)
+{
+	if (f->drop_every && sequence % f->drop_every == f->drop_every - 1)
+		return true;
+	if (!f->drop_percent)
+		return false;
+	return vivi_inject_hash(((u64)f->drop_seed << 32) | sequence) % 100 <
+	       f->drop_percent;
+}
+
+/**
+ * vivi_inject_frame() - what becomes of the frame due now
+ * @node: the streaming node
+ * @sequence: its sequence number
+ * @now_ns: the time it is handed over
+ *
+ * Called by the frame thread at each deadline; counts what it injects.
+ *
+ * Return: the fault to apply to this frame, VIVI_FAULT_NONE for none.
+ */
+enum vivi_fault vivi_inject_frame(struct vivi_node *node, u32 sequence,
+				  u64 now_ns)
+{
+	struct vivi_faults *f = &node->faults;
+	enum vivi_fault ret = VIVI_FAULT_NONE;
+
+	spin_lock_irq(&node->vivi->slock);
+	if (now_ns < f->stall_until_ns) {
+		ret = VIVI_FAULT_STALL;
+		node->stats.stalled++;
+	} else if (vivi_inject_drop(f, sequence)) {
+		ret = VIVI_FAULT_DROP;
+		node->stats.injected_drops++;
+	} else if (f->corrupt_every &&
+		   sequence % f->corrupt_every == f->corrupt_every - 1) {
+		ret = VIVI_FAULT_CORRUPT;
+		node->stats.corrupted++;
+	}
+	spin_unlock_irq(&node->vivi->slock);
+	return ret;
+}
+
+/**
+ * vivi_inject_fail() - take a one-shot set-up failure, if one is armed
+ * @node: the node
+ * @which: VIVI_FAIL_REQBUFS or VIVI_FAIL_STREAMON
+ *
+ * Return: 0, or the negative error the armed fault asks for (once).
+ */
+int vivi_inject_fail(struct vivi_node *node, enum vivi_fail which)
+{
+	int err;
+
+	spin_lock_irq(&node->vivi->slock);
+	err = node->faults.fail[which];
+	node->faults.fail[which] = 0;
+	spin_unlock_irq(&node->vivi->slock);
+	return -err;
+}
+
+/**
+ * vivi_inject_sequence_start() - the sequence number of a stream's first frame
+ * @node: the node
+ *
+ * Return: 0 unless a test asked to start near the 32-bit wrap
+ */
+u32 vivi_inject_sequence_start(struct vivi_node *node)
+{
+	u32 seq;
+
+	spin_lock_irq(&node->vivi->slock);
+	seq = node->faults.sequence_start;
+	spin_unlock_irq(&node->vivi->slock);
+	return seq;
+}
+
+/* debugfs: one file a knob, each with its own range */
+
+enum vivi_knob {
+	VIVI_KNOB_DROP_EVERY,
+	VIVI_KNOB_DROP_PERCENT,
+	VIVI_KNOB_DROP_SEED,
+	VIVI_KNOB_CORRUPT_EVERY,
+	VIVI_KNOB_STALL_MS,
+	VIVI_KNOB_FAIL_REQBUFS,
+	VIVI_KNOB_FAIL_STREAMON,
+	VIVI_KNOB_SEQUENCE_START,
+	VIVI_KNOB_COUNT,
+};
+
+static const struct {
+	const char *name;
+	u64 max;
+} vivi_knobs[VIVI_KNOB_COUNT] = {
+	[VIVI_KNOB_DROP_EVERY]		= { "drop_every", U32_MAX },
+	[VIVI_KNOB_DROP_PERCENT]	= { "drop_percent", 100 },
+	[VIVI_KNOB_DROP_SEED]		= { "drop_seed", U32_MAX },
+	[VIVI_KNOB_CORRUPT_EVERY]	= { "corrupt_every", U32_MAX },
+	[VIVI_KNOB_STALL_MS]		= { "stall_ms", VIVI_STALL_MAX_MS },
+	[VIVI_KNOB_FAIL_REQBUFS]	= { "fail_reqbufs", MAX_ERRNO },
+	[VIVI_KNOB_FAIL_STREAMON]	= { "fail_streamon", MAX_ERRNO },
+	[VIVI_KNOB_SEQUENCE_START]	= { "sequence_start", U32_MAX },
+};
+
+/* debugfs hands each file its node; the knob is the file's name */
+static int vivi_knob_of(struct file *file)
+{
+	const char *name = file->f_path.dentry->d_name.name;
+	int k;
+
+	for (k = 0; k < VIVI_KNOB_COUNT; k++)
+		if (!strcmp(name, vivi_knobs[k].name))
+			return k;
+	return -ENOENT;
+}
+
+static u32 *vivi_knob_field(struct vivi_faults *f, int k)
+{
+	switch (k) {
+	case VIVI_KNOB_DROP_EVERY:
+		return &f->drop_every;
+	case VIVI_KNOB_DROP_PERCENT:
+		return &f->drop_percent;
+	case VIVI_KNOB_DROP_SEED:
+		return &f->drop_seed;
+	case VIVI_KNOB_CORRUPT_EVERY:
+		return &f->corrupt_every;
+	case VIVI_KNOB_STALL_MS:
+		return &f->stall_ms;
+	case VIVI_KNOB_FAIL_REQBUFS:
+		return &f->fail[VIVI_FAIL_REQBUFS];
+	case VIVI_KNOB_FAIL_STREAMON:
+		return &f->fail[VIVI_FAIL_STREAMON];
+	default:
+		return &f->sequence_start;
+	}
+}
+
+static ssize_t vivi_knob_read(struct file *file, char __user *ubuf,
+			      size_t len, loff_t *ppos)
+{
+	struct vivi_node *node = file->private_data;
+	int k = vivi_knob_of(file);
+	char buf[16];
+	u32 val;
+
+	if (k < 0)
+		return k;
+	spin_lock_irq(&node->vivi->slock);
+	val = *vivi_knob_field(&node->faults, k);
+	spin_unlock_irq(&node->vivi->slock);
+	return simple_read_from_buffer(ubuf, len, ppos, buf,
+				       scnprintf(buf, sizeof(buf), "%u\n", val));
+}
+
+static ssize_t vivi_knob_write(struct file *file, const char __user *ubuf,
+			       size_t len, loff_t *ppos)
+{
+	struct vivi_node *node = file->private_data;
+	struct vivi_dev *vivi = node->vivi;
+	int k = vivi_knob_of(file);
+	u64 val;
+	int ret;
+
+	if (k < 0)
+		return k;
+	ret = kstrtou64_from_user(ubuf, len, 0, &val);
+	if (ret || val > vivi_knobs[k].max) {
+		v4l2_info(&vivi->v4l2_dev,
+			  "faults/%s: takes a number from 0 to %llu\n",
+			  vivi_knobs[k].name, vivi_knobs[k].max);
+		return ret ?: -ERANGE;
+	}
+	if (k == VIVI_KNOB_STALL_MS && val && !vb2_is_streaming(&node->queue)) {
+		v4l2_info(&vivi->v4l2_dev,
+			  "faults/stall_ms: only while streaming\n");
+		return -EBUSY;
+	}
+	spin_lock_irq(&vivi->slock);
+	*vivi_knob_field(&node->faults, k) = val;
+	if (k == VIVI_KNOB_STALL_MS)
+		node->faults.stall_until_ns = ktime_get_ns() +
+					      val * NSEC_PER_MSEC;
+	spin_unlock_irq(&vivi->slock);
+	return len;
+}
+
+static const struct file_operations vivi_knob_fops = {
+	.owner = THIS_MODULE,
+	.open = simple_open,
+	.read = vivi_knob_read,
+	.write = vivi_knob_write,
+	.llseek = default_llseek,
+};
+
+/**
+ * vivi_inject_debugfs() - create the faults/ directory of a node
+ * @node: the node
+ * @parent: the node's debugfs directory
+ */
+void vivi_inject_debugfs(struct vivi_node *node, struct dentry *parent)
+{
+	struct dentry *dir = debugfs_create_dir("faults", parent);
+	int k;
+
+	for (k = 0; k < VIVI_KNOB_COUNT; k++)
+		debugfs_create_file(vivi_knobs[k].name, 0600, dir, node,
+				    &vivi_knob_fops);
+}

@@ -1,0 +1,340 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The V4L2 ioctls, controls and file operations of vivi
+ */
+
+#include <linux/kernel.h>
+#include <linux/string.h>
+#include <media/v4l2-common.h>
+#include <media/v4l2-ctrls.h>
+#include <media/v4l2-event.h>
+#include <media/v4l2-fh.h>
+#include <media/v4l2-ioctl.h>
+
+#include "vivi.h"
+
+static int vivi_querycap(struct file *file, void *priv,
+			 struct v4l2_capability *cap)
+{
+	struct vivi_node *node = video_drvdata(file);
+
+	strscpy(cap->driver, VIVI_DRV_NAME, sizeof(cap->driver));
+	strscpy(cap->card, node->vdev.name, sizeof(cap->card));
+	snprintf(cap->bus_info, sizeof(cap->bus_info), "platform:%s-%u",
+		 VIVI_DRV_NAME, node->vivi->inst);
+	return 0;
+}
+
+static const struct vivi_fmt_list *vivi_formats(struct file *file)
+{
+	struct vivi_node *node = video_drvdata(file);
+
+	return &node->vivi->cfg.formats;
+}
+
+static int vivi_enum_fmt(struct file *file, void *priv,
+			 struct v4l2_fmtdesc *f)
+{
+	const struct vivi_fmt_list *list = vivi_formats(file);
+
+	if (f->index >= list->count)
+		return -EINVAL;
+	/* the core fills in the description and flags */
+	f->pixelformat = list->fourcc[f->index];
+	return 0;
+}
+
+static int vivi_g_fmt(struct file *file, void *priv, struct v4l2_format *f)
+{
+	struct vivi_node *node = video_drvdata(file);
+
+	f->fmt.pix = node->fmt;
+	return 0;
+}
+
+static int vivi_try_fmt(struct file *file, void *priv, struct v4l2_format *f)
+{
+	vivi_fmt_try_pix(vivi_formats(file), &f->fmt.pix);
+	return 0;
+}
+
+/* Set the node's frame interval; the thread takes it at its next deadline */
+static void vivi_set_interval(struct vivi_node *node,
+			      const struct v4l2_fract *want)
+{
+	struct v4l2_fract tpf;
+
+	tpf = vivi_fmt_snap_interval(want, node->fmt.width, node->fmt.height);
+	spin_lock_irq(&node->vivi->slock);
+	node->timeperframe = tpf;
+	spin_unlock_irq(&node->vivi->slock);
+}
+
+static int vivi_s_fmt(struct file *file, void *priv, struct v4l2_format *f)
+{
+	struct vivi_node *node = video_drvdata(file);
+
+	vivi_fmt_try_pix(vivi_formats(file), &f->fmt.pix);
+	/* the thread reads node->fmt without a lock: see struct vivi_node */
+	if (vb2_is_busy(&node->queue))
+		return -EBUSY;
+
+	node->fmt = f->fmt.pix;
+	/* a size that does not offer the current rate snaps the rate too */
+	vivi_set_interval(node, &node->timeperframe);
+	return 0;
+}
+
+static int vivi_enum_framesizes(struct file *file, void *priv,
+				struct v4l2_frmsizeenum *fsize)
+{
+	u32 w, h;
+
+	if (!vivi_fmt_offered(vivi_formats(file), fsize->pixel_format) ||
+	    !vivi_fmt_size(fsize->index, &w, &h))
+		return -EINVAL;
+	fsize->type = V4L2_FRMSIZE_TYPE_DISCRETE;
+	fsize->discrete.width = w;
+	fsize->discrete.height = h;
+	return 0;
+}
+
+static int vivi_enum_frameintervals(struct file *file, void *priv,
+				    struct v4l2_frmivalenum *fival)
+{
+	if (!vivi_fmt_offered(vivi_formats(file), fival->pixel_format) ||
+	    !vivi_fmt_size_offered(fival->width, fival->height) ||
+	    !vivi_fmt_interval(fival->index, fival->width, fival->height,
+			       &fival->discrete))
+		return -EINVAL;
+	fival->type = V4L2_FRMIVAL_TYPE_DISCRETE;
+	return 0;
+}
+
+static int vivi_g_parm(struct file *file, void *priv,
+		       struct v4l2_streamparm *a)
+{
+	struct vivi_node *node = video_drvdata(file);
+
+	if (a->type != V4L2_BUF_TYPE_VIDEO_CAPTURE)
+		return -EINVAL;
+	a->parm.capture.capability = V4L2_CAP_TIMEPERFRAME;
+	a->parm.capture.timeperframe = node->timeperframe;
+	a->parm.capture.readbuffers = VIVI_MIN_BUFFERS;
+	return 0;
+}
+
+static int vivi_s_parm(struct file *file, void *priv,
+		       struct v4l2_streamparm *a)
+{
+	struct vivi_node *node = video_drvdata(file);
+
+	if (a->type != V4L2_BUF_TYPE_VIDEO_CAPTURE)
+		return -EINVAL;
+	vivi_set_interval(node, &a->parm.capture.timeperframe);
+	return vivi_g_parm(file, priv, a);
+}
+
+static int vivi_enum_input(struct file *file, void *priv,
+			   struct v4l2_input *inp)
+{
+	struct vivi_node *node = video_drvdata(file);
+
+	if (inp->index >= node->vivi->cfg.n_inputs)
+		return -EINVAL;
+	inp->type = V4L2_INPUT_TYPE_CAMERA;
+	snprintf(inp->name, sizeof(inp->name), "Camera %u", inp->index);
+	return 0;
+}
+
+static int vivi_g_input(struct file *file, void *priv, unsigned int *i)
+{
+	struct vivi_node *node = video_drvdata(file);
+
+	*i = node->vivi->input;
+	return 0;
+}
+
+/* Each input starts on its own pattern, as the inputs of the old vivi did */
+static const u32 vivi_input_pattern[VIVI_MAX_INPUTS] = {
+	VIVI_PAT_BARS75, VIVI_PAT_BARS100, VIVI_PAT_CHECKER, VIVI_PAT_BARS_BOX,
+};
+
+static int vivi_s_input(struct file *file, void *priv, unsigned int i)
+{
+	struct vivi_node *node = video_drvdata(file);
+	struct vivi_dev *vivi = node->vivi;
+
+	if (i >= vivi->cfg.n_inputs)
+		return -EINVAL;
+	if (i == vivi->input)
+		return 0;
+	if (vb2_is_busy(&node->queue))
+		return -EBUSY;
+	vivi->input = i;
+	return v4l2_ctrl_s_ctrl(vivi->ctrl_pattern, vivi_input_pattern[i]);
+}
+
+static int vivi_log_status(struct file *file, void *priv)
+{
+	struct vivi_node *node = video_drvdata(file);
+	char buf[VIVI_STATUS_LEN], *line, *cur = buf;
+
+	v4l2_ctrl_log_status(file, priv);
+	vivi_status_text(node, buf, sizeof(buf));
+	while ((line = strsep(&cur, "\n")) != NULL)
+		if (*line)
+			v4l2_info(&node->vivi->v4l2_dev, "%s\n", line);
+	return 0;
+}
+
+const struct v4l2_ioctl_ops vivi_ioctl_ops = {
+	.vidioc_querycap		= vivi_querycap,
+	.vidioc_enum_fmt_vid_cap	= vivi_enum_fmt,
+	.vidioc_g_fmt_vid_cap		= vivi_g_fmt,
+	.vidioc_try_fmt_vid_cap		= vivi_try_fmt,
+	.vidioc_s_fmt_vid_cap		= vivi_s_fmt,
+	.vidioc_enum_framesizes		= vivi_enum_framesizes,
+	.vidioc_enum_frameintervals	= vivi_enum_frameintervals,
+	.vidioc_g_parm			= vivi_g_parm,
+	.vidioc_s_parm			= vivi_s_parm,
+	.vidioc_enum_input		= vivi_enum_input,
+	.vidioc_g_input			= vivi_g_input,
+	.vidioc_s_input			= vivi_s_input,
+
+	.vidioc_reqbufs			= vb2_ioctl_reqbufs,
+	.vidioc_create_bufs		= vb2_ioctl_create_bufs,
+	.vidioc_prepare_buf		= vb2_ioctl_prepare_buf,
+	.vidioc_querybuf		= vb2_ioctl_querybuf,
+	.vidioc_qbuf			= vb2_ioctl_qbuf,
+	.vidioc_dqbuf			= vb2_ioctl_dqbuf,
+	.vidioc_expbuf			= vb2_ioctl_expbuf,
+	.vidioc_streamon		= vb2_ioctl_streamon,
+	.vidioc_streamoff		= vb2_ioctl_streamoff,
+
+	.vidioc_log_status		= vivi_log_status,
+	.vidioc_subscribe_event		= v4l2_ctrl_subscribe_event,
+	.vidioc_unsubscribe_event	= v4l2_event_unsubscribe,
+};
+
+const struct v4l2_file_operations vivi_fops = {
+	.owner		= THIS_MODULE,
+	.open		= v4l2_fh_open,
+	.release	= vb2_fop_release,
+	.read		= vb2_fop_read,
+	.poll		= vb2_fop_poll,
+	.mmap		= vb2_fop_mmap,
+	.unlocked_ioctl	= video_ioctl2,
+};
+
+/* Controls */
+
+static const char * const vivi_osd_menu[] = {
+	"All", "Counters Only", "None", NULL,
+};
+
+static int vivi_s_ctrl(struct v4l2_ctrl *ctrl)
+{
+	struct vivi_dev *vivi = container_of(ctrl->handler, struct vivi_dev,
+					     ctrl_handler);
+	struct vivi_gen_settings *s = &vivi->settings;
+	unsigned long flags;
+
+	/* the thread copies the settings under slock before each frame */
+	spin_lock_irqsave(&vivi->slock, flags);
+	switch (ctrl->id) {
+	case V4L2_CID_TEST_PATTERN:
+		s->pattern = ctrl->val;
+		break;
+	case V4L2_CID_BRIGHTNESS:
+		s->brightness = ctrl->val;
+		break;
+	case V4L2_CID_CONTRAST:
+		s->contrast = ctrl->val;
+		break;
+	case V4L2_CID_SATURATION:
+		s->saturation = ctrl->val;
+		break;
+	case V4L2_CID_HUE:
+		s->hue = ctrl->val;
+		break;
+	case V4L2_CID_HFLIP:
+		s->hflip = ctrl->val;
+		break;
+	case V4L2_CID_VFLIP:
+		s->vflip = ctrl->val;
+		break;
+	case VIVI_CID_OSD_MODE:
+		vivi->osd_mode = ctrl->val;
+		break;
+	case VIVI_CID_MOTION_SPEED:
+		s->motion_speed = ctrl->val;
+		break;
+	}
+	spin_unlock_irqrestore(&vivi->slock, flags);
+	return 0;
+}
+
+static const struct v4l2_ctrl_ops vivi_ctrl_ops = {
+	.s_ctrl = vivi_s_ctrl,
+};
+
+static const struct v4l2_ctrl_config vivi_ctrl_osd = {
+	.ops = &vivi_ctrl_ops,
+	.id = VIVI_CID_OSD_MODE,
+	.name = "OSD Text",
+	.type = V4L2_CTRL_TYPE_MENU,
+	.max = ARRAY_SIZE(vivi_osd_menu) - 2,
+	.def = VIVI_OSD_ALL,
+	.qmenu = vivi_osd_menu,
+};
+
+static const struct v4l2_ctrl_config vivi_ctrl_motion = {
+	.ops = &vivi_ctrl_ops,
+	.id = VIVI_CID_MOTION_SPEED,
+	.name = "Motion Speed",
+	.type = V4L2_CTRL_TYPE_INTEGER,
+	.min = 0,
+	.max = 64,
+	.step = 1,
+	.def = 0,
+};
+
+/**
+ * vivi_ctrls_init() - create the controls and apply their defaults
+ * @vivi: the device
+ *
+ * Return: 0 or a negative error; on error the handler is already freed.
+ */
+int vivi_ctrls_init(struct vivi_dev *vivi)
+{
+	struct v4l2_ctrl_handler *hdl = &vivi->ctrl_handler;
+	const struct v4l2_ctrl_ops *ops = &vivi_ctrl_ops;
+	int ret;
+
+	v4l2_ctrl_handler_init(hdl, 10);
+	vivi->ctrl_pattern =
+		v4l2_ctrl_new_std_menu_items(hdl, ops, V4L2_CID_TEST_PATTERN,
+					     VIVI_PAT_COUNT - 1, 0,
+					     VIVI_PAT_BARS75,
+					     vivi_gen_pattern_names);
+	v4l2_ctrl_new_std(hdl, ops, V4L2_CID_BRIGHTNESS, 0, 255, 1,
+			  VIVI_GEN_BRIGHTNESS_DEF);
+	v4l2_ctrl_new_std(hdl, ops, V4L2_CID_CONTRAST, 0, 255, 1,
+			  VIVI_GEN_CONTRAST_DEF);
+	v4l2_ctrl_new_std(hdl, ops, V4L2_CID_SATURATION, 0, 255, 1,
+			  VIVI_GEN_SATURATION_DEF);
+	v4l2_ctrl_new_std(hdl, ops, V4L2_CID_HUE, -180, 180, 1,
+			  VIVI_GEN_HUE_DEF);
+	v4l2_ctrl_new_std(hdl, ops, V4L2_CID_HFLIP, 0, 1, 1, 0);
+	v4l2_ctrl_new_std(hdl, ops, V4L2_CID_VFLIP, 0, 1, 1, 0);
+	v4l2_ctrl_new_custom(hdl, &vivi_ctrl_osd, NULL);
+	v4l2_ctrl_new_custom(hdl, &vivi_ctrl_motion, NULL);
+	ret = hdl->error;
+	if (ret) {
+		v4l2_ctrl_handler_free(hdl);
+		return ret;
+	}
+	vivi->v4l2_dev.ctrl_handler = hdl;
+	return v4l2_ctrl_handler_setup(hdl);
+}

@@ -1,0 +1,432 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * vivi - a virtual V4L2 capture device that serves test patterns
+ *
+ * This file: module parameters, the configuration of each device parsed
+ * from them, and device registration. The stream lives in vivi_stream.c,
+ * the ioctls in vivi_ioctl.c, the formats in vivi_fmt.c.
+ */
+
+#include <linux/debugfs.h>
+#include <linux/font.h>
+#include <linux/mm.h>
+#include <linux/module.h>
+#include <linux/moduleparam.h>
+#include <linux/platform_device.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <media/v4l2-ioctl.h>
+
+#include "vivi.h"
+#include "vivi_compat.h"
+
+/* the V4L2 core has this many minor numbers per node type (v4l2-dev.c) */
+#define VIVI_VIDEO_NR_LIMIT	256
+
+static unsigned int n_devs = 1;
+module_param(n_devs, uint, 0444);
+MODULE_PARM_DESC(n_devs, " number of devices, 1 to 16 (default 1)");
+
+static int video_nr[VIVI_MAX_DEVS] = { [0 ... VIVI_MAX_DEVS - 1] = -1 };
+module_param_array(video_nr, int, NULL, 0444);
+MODULE_PARM_DESC(video_nr, " /dev/videoN number of each device, -1 = first free (default)");
+
+static char *card_label[VIVI_MAX_DEVS];
+module_param_array(card_label, charp, NULL, 0444);
+MODULE_PARM_DESC(card_label, " card name of each device, up to 31 characters (default \"vivi N\")");
+
+static unsigned int n_inputs = 1;
+module_param(n_inputs, uint, 0444);
+MODULE_PARM_DESC(n_inputs, " number of camera inputs per device, 1 to 4 (default 1)");
+
+static char *formats_param;
+module_param_named(formats, formats_param, charp, 0444);
+MODULE_PARM_DESC(formats, " comma-separated fourccs that restrict and order the formats offered, e.g. \"YUYV,NV12\" (default all)");
+
+/* Fault injection for the tests, as vivid's error-injection knobs */
+static int fail_dev = -1;
+module_param(fail_dev, int, 0444);
+MODULE_PARM_DESC(fail_dev, " testing only: the probe of this device fails once fully registered, so the load unwinds; -1 = none (default)");
+
+static struct platform_device *vivi_pdevs[VIVI_MAX_DEVS];
+static int vivi_probe_err[VIVI_MAX_DEVS];
+static struct dentry *vivi_debugfs_root;
+
+static int vivi_stats_show(struct seq_file *m, void *unused)
+{
+	struct vivi_node *node = m->private;
+	char buf[VIVI_STATUS_LEN];
+	int ret;
+
+	ret = mutex_lock_interruptible(&node->vivi->lock);
+	if (ret)
+		return ret;
+	vivi_status_text(node, buf, sizeof(buf));
+	mutex_unlock(&node->vivi->lock);
+	seq_puts(m, buf);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(vivi_stats);
+
+/* Device lifetime */
+
+static void vivi_release(struct v4l2_device *v4l2_dev)
+{
+	struct vivi_dev *vivi = container_of(v4l2_dev, struct vivi_dev,
+					     v4l2_dev);
+
+	vivi_dbg(1, vivi, "last reference gone, freeing the device\n");
+	v4l2_ctrl_handler_free(&vivi->ctrl_handler);
+	v4l2_device_unregister(&vivi->v4l2_dev);
+	mutex_destroy(&vivi->lock);
+	kvfree(vivi->cap.scratch);
+	kfree(vivi);
+}
+
+static struct vivi_dev *vivi_alloc(struct platform_device *pdev,
+				   const struct vivi_config *cfg)
+{
+	const struct font_desc *font = find_font("VGA8x16");
+	struct vivi_dev *vivi;
+
+	vivi = kzalloc(sizeof(*vivi), GFP_KERNEL);
+	if (!vivi)
+		return NULL;
+	vivi->cap.scratch = kvmalloc(vivi_gen_scratch_size(VIVI_MAX_WIDTH),
+				     GFP_KERNEL);
+	if (!vivi->cap.scratch) {
+		kfree(vivi);
+		return NULL;
+	}
+	vivi->pdev = pdev;
+	vivi->inst = pdev->id;
+	vivi->cfg = *cfg;
+	vivi->font = font ? font->data : NULL;
+	mutex_init(&vivi->lock);
+	spin_lock_init(&vivi->slock);
+	vivi->settings.pattern = VIVI_PAT_BARS75;
+	vivi->settings.brightness = VIVI_GEN_BRIGHTNESS_DEF;
+	vivi->settings.contrast = VIVI_GEN_CONTRAST_DEF;
+	vivi->settings.saturation = VIVI_GEN_SATURATION_DEF;
+	vivi->settings.hue = VIVI_GEN_HUE_DEF;
+	return vivi;
+}
+
+/* The capture node: its queue, power-on format and video device */
+static int vivi_node_init(struct vivi_dev *vivi, struct vivi_node *node)
+{
+	struct video_device *vdev = &node->vdev;
+	int ret;
+
+	node->vivi = vivi;
+	vivi_fmt_default_pix(&vivi->cfg.formats, &node->fmt);
+	node->timeperframe = (struct v4l2_fract){ 1, VIVI_DEF_FPS };
+	ret = vivi_queue_init(node, &vivi->pdev->dev);
+	if (ret)
+		return ret;
+
+	strscpy(vdev->name, vivi->cfg.card_label, sizeof(vdev->name));
+	vdev->fops = &vivi_fops;
+	vdev->ioctl_ops = &vivi_ioctl_ops;
+	vdev->release = video_device_release_empty;
+	vdev->v4l2_dev = &vivi->v4l2_dev;
+	vdev->queue = &node->queue;
+	vdev->lock = &vivi->lock;
+	vdev->vfl_dir = VFL_DIR_RX;
+	vdev->device_caps = V4L2_CAP_VIDEO_CAPTURE | V4L2_CAP_STREAMING |
+			    V4L2_CAP_READWRITE;
+	video_set_drvdata(vdev, node);
+	return video_register_device(vdev, VFL_TYPE_VIDEO, vivi->cfg.video_nr);
+}
+
+static int vivi_probe(struct platform_device *pdev)
+{
+	const struct vivi_config *cfg = dev_get_platdata(&pdev->dev);
+	struct video_device *vdev;
+	struct vivi_dev *vivi;
+	int ret;
+
+	if (!cfg)
+		return -EINVAL;
+	vivi = vivi_alloc(pdev, cfg);
+	if (!vivi)
+		return -ENOMEM;
+
+	ret = v4l2_device_register(&pdev->dev, &vivi->v4l2_dev);
+	if (ret)
+		goto free_vivi;
+	/* from here on, vivi_release() frees everything */
+	vivi->v4l2_dev.release = vivi_release;
+
+	ret = vivi_ctrls_init(vivi);
+	if (ret)
+		goto put_dev;
+	ret = vivi_node_init(vivi, &vivi->cap);
+	if (ret)
+		goto put_dev;
+
+	vdev = &vivi->cap.vdev;
+	platform_set_drvdata(pdev, vivi);
+	vivi->debugfs = debugfs_create_dir(video_device_node_name(vdev),
+					   vivi_debugfs_root);
+	debugfs_create_file("stats", 0444, vivi->debugfs, &vivi->cap,
+			    &vivi_stats_fops);
+	vivi_inject_debugfs(&vivi->cap, vivi->debugfs);
+	if (cfg->fail_probe) {
+		v4l2_info(&vivi->v4l2_dev, "fail_dev=%u: failing the probe\n",
+			  vivi->inst);
+		ret = -EIO;
+		goto unregister;
+	}
+	v4l2_info(&vivi->v4l2_dev, "\"%s\" registered as %s\n", vdev->name,
+		  video_device_node_name(vdev));
+	return 0;
+
+unregister:
+	platform_set_drvdata(pdev, NULL);
+	debugfs_remove_recursive(vivi->debugfs);
+	vb2_video_unregister_device(vdev);
+put_dev:
+	v4l2_device_put(&vivi->v4l2_dev);
+	return ret;
+free_vivi:
+	mutex_destroy(&vivi->lock);
+	kvfree(vivi->cap.scratch);
+	kfree(vivi);
+	return ret;
+}
+
+static void vivi_remove(struct platform_device *pdev)
+{
+	struct vivi_dev *vivi = platform_get_drvdata(pdev);
+	struct vivi_config *cfg = dev_get_platdata(&pdev->dev);
+
+	/* a replug (or sysfs bind) brings the node back as the same number */
+	cfg->video_nr = vivi->cap.vdev.num;
+
+	debugfs_remove_recursive(vivi->debugfs);
+	v4l2_info(&vivi->v4l2_dev, "removing %s\n",
+		  video_device_node_name(&vivi->cap.vdev));
+	/* stops streaming; the memory goes when the last file closes */
+	vb2_video_unregister_device(&vivi->cap.vdev);
+	v4l2_device_put(&vivi->v4l2_dev);
+}
+
+static int vivi_probe_recorded(struct platform_device *pdev)
+{
+	int ret = vivi_probe(pdev);
+
+	if (pdev->id >= 0 && pdev->id < VIVI_MAX_DEVS)
+		vivi_probe_err[pdev->id] = ret;
+	return ret;
+}
+
+static struct platform_driver vivi_pdrv = {
+	.probe = vivi_probe_recorded,
+	.VIVI_PLATFORM_REMOVE = vivi_remove,
+	.driver = {
+		.name = VIVI_DRV_NAME,
+	},
+};
+
+/*
+ * Unplug and replug, as with a USB camera: debugfs vivi/unplug and
+ * vivi/replug take a device number. Unplugging unbinds the device: the
+ * stream stops, queued buffers come back with ERROR, blocked callers wake,
+ * the node is unregistered and its open files fail with ENODEV. Replugging
+ * binds it again, with the same node number once every old file is closed.
+ */
+static struct dentry *vivi_plug_files[2];
+
+static ssize_t vivi_plug_write(struct file *file, const char __user *ubuf,
+			       size_t len, loff_t *ppos)
+{
+	bool replug = file->private_data == &vivi_plug_files[1];
+	struct platform_device *pdev;
+	unsigned int inst;
+	int ret;
+
+	ret = kstrtouint_from_user(ubuf, len, 0, &inst);
+	if (ret || inst >= VIVI_MAX_DEVS || !vivi_pdevs[inst]) {
+		pr_info("vivi: %s: takes the number of a device, 0 to %u\n",
+			replug ? "replug" : "unplug", n_devs - 1);
+		return ret ?: -ENODEV;
+	}
+	pdev = vivi_pdevs[inst];
+	if (replug) {
+		ret = device_attach(&pdev->dev);
+		if (ret < 0)
+			return ret;
+		return ret ? len : -EIO;
+	}
+	if (!pdev->dev.driver)
+		return -ENODEV;
+	device_release_driver(&pdev->dev);
+	return len;
+}
+
+static const struct file_operations vivi_plug_fops = {
+	.owner = THIS_MODULE,
+	.open = simple_open,
+	.write = vivi_plug_write,
+};
+
+static void vivi_plug_debugfs(void)
+{
+	vivi_plug_files[0] = debugfs_create_file("unplug", 0200,
+						 vivi_debugfs_root,
+						 &vivi_plug_files[0],
+						 &vivi_plug_fops);
+	vivi_plug_files[1] = debugfs_create_file("replug", 0200,
+						 vivi_debugfs_root,
+						 &vivi_plug_files[1],
+						 &vivi_plug_fops);
+}
+
+/* Waits for a running unplug or replug, so none races the unload */
+static void vivi_plug_debugfs_remove(void)
+{
+	debugfs_remove(vivi_plug_files[0]);
+	debugfs_remove(vivi_plug_files[1]);
+}
+
+/* Module parameters */
+
+static int vivi_check_params(void)
+{
+	unsigned int i;
+
+	if (n_devs < 1 || n_devs > VIVI_MAX_DEVS) {
+		pr_err("vivi: n_devs=%u is out of range 1..%u\n", n_devs,
+		       VIVI_MAX_DEVS);
+		return -EINVAL;
+	}
+	if (n_inputs < 1 || n_inputs > VIVI_MAX_INPUTS) {
+		pr_err("vivi: n_inputs=%u is out of range 1..%u\n",
+		       n_inputs, VIVI_MAX_INPUTS);
+		return -EINVAL;
+	}
+	if (fail_dev < -1 || fail_dev >= (int)n_devs) {
+		pr_err("vivi: fail_dev=%d is out of range -1..%u\n", fail_dev,
+		       n_devs - 1);
+		return -EINVAL;
+	}
+	if (vivi_debug > 3) {
+		pr_err("vivi: debug=%u is out of range 0..3\n", vivi_debug);
+		return -EINVAL;
+	}
+	for (i = 0; i < VIVI_MAX_DEVS; i++) {
+		if (video_nr[i] < -1 || video_nr[i] >= VIVI_VIDEO_NR_LIMIT) {
+			pr_err("vivi: video_nr[%u]=%d is out of range -1..%d\n",
+			       i, video_nr[i], VIVI_VIDEO_NR_LIMIT - 1);
+			return -EINVAL;
+		}
+		if (card_label[i] && strlen(card_label[i]) >= VIVI_NAME_LEN) {
+			pr_err("vivi: card_label[%u] is longer than %zu characters\n",
+			       i, VIVI_NAME_LEN - 1);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+/* Device @inst's configuration from the (checked) module parameters */
+static void vivi_config_init(struct vivi_config *cfg, unsigned int inst,
+			     const struct vivi_fmt_list *formats)
+{
+	memset(cfg, 0, sizeof(*cfg));
+	if (card_label[inst] && *card_label[inst])
+		strscpy(cfg->card_label, card_label[inst],
+			sizeof(cfg->card_label));
+	else
+		snprintf(cfg->card_label, sizeof(cfg->card_label), "%s %u",
+			 VIVI_DRV_NAME, inst);
+	cfg->video_nr = video_nr[inst];
+	cfg->n_inputs = n_inputs;
+	cfg->formats = *formats;
+	cfg->fail_probe = fail_dev == inst;
+}
+
+static void vivi_unregister_devs(void)
+{
+	int i;
+
+	for (i = VIVI_MAX_DEVS - 1; i >= 0; i--) {
+		platform_device_unregister(vivi_pdevs[i]);
+		vivi_pdevs[i] = NULL;
+	}
+}
+
+/* One platform device per instance; its platform data is a copy of @cfg */
+static int vivi_register_dev(unsigned int inst, const struct vivi_config *cfg)
+{
+	struct platform_device *pdev;
+
+	pdev = platform_device_register_data(NULL, VIVI_DRV_NAME, inst, cfg,
+					     sizeof(*cfg));
+	if (IS_ERR(pdev))
+		return PTR_ERR(pdev);
+	vivi_pdevs[inst] = pdev;
+	/* a failed probe leaves the device unbound: fail the load */
+	if (vivi_probe_err[inst] || !platform_get_drvdata(pdev)) {
+		int ret = vivi_probe_err[inst] ?: -ENODEV;
+
+		pr_err("vivi: device %u failed to probe: %d\n", inst, ret);
+		return ret;
+	}
+	return 0;
+}
+
+static int __init vivi_init(void)
+{
+	struct vivi_fmt_list formats;
+	struct vivi_config cfg;
+	unsigned int i;
+	int ret;
+
+	ret = vivi_fmt_check_table();
+	if (!ret)
+		ret = vivi_check_params();
+	if (!ret)
+		ret = vivi_fmt_list_parse(&formats, formats_param);
+	if (ret)
+		return ret;
+
+	vivi_debugfs_root = debugfs_create_dir(VIVI_DRV_NAME, NULL);
+	ret = platform_driver_register(&vivi_pdrv);
+	if (ret)
+		goto remove_debugfs;
+
+	for (i = 0; i < n_devs; i++) {
+		vivi_config_init(&cfg, i, &formats);
+		ret = vivi_register_dev(i, &cfg);
+		if (ret)
+			goto unregister;
+	}
+	vivi_plug_debugfs();
+	return 0;
+
+unregister:
+	vivi_unregister_devs();
+	platform_driver_unregister(&vivi_pdrv);
+remove_debugfs:
+	debugfs_remove_recursive(vivi_debugfs_root);
+	return ret;
+}
+
+static void __exit vivi_exit(void)
+{
+	vivi_plug_debugfs_remove();
+	vivi_unregister_devs();
+	platform_driver_unregister(&vivi_pdrv);
+	debugfs_remove_recursive(vivi_debugfs_root);
+}
+
+module_init(vivi_init);
+module_exit(vivi_exit);
+
+MODULE_DESCRIPTION("Virtual V4L2 capture device serving test patterns");
+MODULE_AUTHOR("The vivi developers");
+MODULE_LICENSE("GPL");
+MODULE_VERSION("0.1");

@@ -1,0 +1,533 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The stream of vivi: the vb2 queue and the generator thread that draws
+ * each frame and hands it over at its deadline
+ */
+
+#include <linux/freezer.h>
+#include <linux/hrtimer.h>
+#include <linux/kthread.h>
+#include <linux/ktime.h>
+#include <linux/math64.h>
+#include <linux/moduleparam.h>
+#include <linux/sched.h>
+#include <linux/string.h>
+#include <media/videobuf2-vmalloc.h>
+
+#include "vivi.h"
+#include "vivi_compat.h"
+
+/* slack for the hrtimer of each deadline: precise, yet lets wake-ups merge */
+#define VIVI_SLACK_NS		(50 * NSEC_PER_USEC)
+#define VIVI_TEXT_LEN		40
+
+unsigned int vivi_debug;
+module_param_named(debug, vivi_debug, uint, 0644);
+MODULE_PARM_DESC(debug, " debug level, 0 to 3: 1 errors and dropped frames, 2 stream start/stop, 3 every frame (default 0)");
+
+/**
+ * struct vivi_clock - where the thread is on the frame grid
+ * @tpf: the frame interval the grid was laid out for
+ * @base_ns: time the grid counts from; moves when the rate changes
+ * @interval_ns: @tpf in nanoseconds
+ * @n: deadlines passed since @base_ns
+ * @sequence: the sequence number of the next frame
+ *
+ * Frame n is due at base_ns + (n + 1) * interval_ns: absolute deadlines, so
+ * a late wake-up never shifts later frames and nothing drifts.
+ */
+struct vivi_clock {
+	struct v4l2_fract tpf;
+	u64 base_ns;
+	u64 interval_ns;
+	u64 n;
+	u32 sequence;
+};
+
+static struct vivi_buffer *to_vivi_buffer(struct vb2_buffer *vb)
+{
+	return container_of(to_vb2_v4l2_buffer(vb), struct vivi_buffer, vb);
+}
+
+static void vivi_osd_text(struct vivi_node *node, struct vivi_gen_settings *s,
+			  char text[][VIVI_TEXT_LEN], u32 sequence, u64 due_ns,
+			  u32 fps_x10, u32 osd_mode)
+{
+	const struct v4l2_pix_format *pix = &node->fmt;
+	u32 fcc = pix->pixelformat;
+	u64 ms = div_u64(due_ns - node->stream_start_ns, NSEC_PER_MSEC);
+	u32 msec, sec;
+	char fps[12];
+	unsigned int i;
+
+	for (i = 0; i < VIVI_GEN_TEXT_LINES; i++)
+		s->text[i] = NULL;
+	if (!s->font || osd_mode == VIVI_OSD_NONE)
+		return;
+
+	msec = do_div(ms, 1000);
+	sec = do_div(ms, 60 * 60);
+	snprintf(text[0], VIVI_TEXT_LEN, "%06u %02llu:%02u:%02u.%03u",
+		 sequence, ms, sec / 60, sec % 60, msec);
+	s->text[0] = text[0];
+	if (osd_mode != VIVI_OSD_ALL)
+		return;
+	if (fps_x10 % 10)
+		snprintf(fps, sizeof(fps), "%u.%u", fps_x10 / 10, fps_x10 % 10);
+	else
+		snprintf(fps, sizeof(fps), "%u", fps_x10 / 10);
+	snprintf(text[1], VIVI_TEXT_LEN, "%ux%u %sfps %c%c%c%c", pix->width,
+		 pix->height, fps, fcc & 0xff, (fcc >> 8) & 0xff,
+		 (fcc >> 16) & 0xff, fcc >> 24);
+	snprintf(text[2], VIVI_TEXT_LEN, "B%d C%d S%d H%d", s->brightness,
+		 s->contrast, s->saturation, s->hue);
+	s->text[1] = text[1];
+	s->text[2] = text[2];
+}
+
+/* Draw frame @sequence, due at @due_ns, into @buf; returns 0 or an error. */
+static int vivi_render(struct vivi_node *node, struct vivi_buffer *buf,
+		       u32 sequence, u64 due_ns)
+{
+	struct vivi_dev *vivi = node->vivi;
+	struct vb2_buffer *vb = &buf->vb.vb2_buf;
+	char text[VIVI_GEN_TEXT_LINES][VIVI_TEXT_LEN];
+	void *vaddr = vb2_plane_vaddr(vb, 0);
+	struct vivi_gen_settings s;
+	struct vivi_gen_frame f;
+	u32 osd_mode, fps_x10;
+	u64 t0, t1;
+	int ret;
+
+	spin_lock_irq(&vivi->slock);
+	s = vivi->settings;
+	osd_mode = vivi->osd_mode;
+	fps_x10 = vivi_fps_x10(&node->timeperframe);
+	spin_unlock_irq(&vivi->slock);
+	s.font = vivi->font;
+	vivi_osd_text(node, &s, text, sequence, due_ns, fps_x10, osd_mode);
+
+	t0 = ktime_get_ns();
+	ret = vaddr ? vivi_fmt_plane_layout(&node->fmt, &f, vaddr) : -EFAULT;
+	if (!ret)
+		ret = vivi_gen_fill(&f, &s, sequence, node->scratch);
+	t1 = ktime_get_ns();
+
+	spin_lock_irq(&vivi->slock);
+	node->stats.generated++;
+	node->stats.gen_last_ns = t1 - t0;
+	node->stats.gen_total_ns += t1 - t0;
+	node->stats.gen_max_ns = max(node->stats.gen_max_ns, t1 - t0);
+	spin_unlock_irq(&vivi->slock);
+	if (ret)
+		vivi_dbg(1, vivi, "buffer %u not filled: %d\n", vb->index, ret);
+	return ret;
+}
+
+static void vivi_deliver(struct vivi_node *node, struct vivi_buffer *buf,
+			 u32 sequence, int err)
+{
+	struct vb2_buffer *vb = &buf->vb.vb2_buf;
+
+	buf->vb.sequence = sequence;
+	buf->vb.field = V4L2_FIELD_NONE;
+	/* end of exposure: the moment the frame is handed over */
+	vb->timestamp = ktime_get_ns();
+	if (!err) {
+		spin_lock_irq(&node->vivi->slock);
+		node->stats.delivered++;
+		spin_unlock_irq(&node->vivi->slock);
+	}
+	vb2_buffer_done(vb, err ? VB2_BUF_STATE_ERROR : VB2_BUF_STATE_DONE);
+}
+
+/* Take the first queued buffer, if any, and draw frame @sequence into it */
+static struct vivi_buffer *vivi_next_frame(struct vivi_node *node,
+					   u32 sequence, u64 due_ns, int *err)
+{
+	struct vivi_buffer *buf;
+
+	spin_lock_irq(&node->vivi->slock);
+	buf = list_first_entry_or_null(&node->buf_list, struct vivi_buffer,
+				       list);
+	if (buf)
+		list_del(&buf->list);
+	spin_unlock_irq(&node->vivi->slock);
+	if (buf)
+		*err = vivi_render(node, buf, sequence, due_ns);
+	return buf;
+}
+
+/* Follow S_PARM: a new rate counts from the last deadline */
+static void vivi_clock_update(struct vivi_node *node, struct vivi_clock *c)
+{
+	spin_lock_irq(&node->vivi->slock);
+	if (c->tpf.numerator != node->timeperframe.numerator ||
+	    c->tpf.denominator != node->timeperframe.denominator) {
+		c->base_ns += c->n * c->interval_ns;
+		c->n = 0;
+		c->tpf = node->timeperframe;
+		c->interval_ns = div_u64((u64)c->tpf.numerator * NSEC_PER_SEC,
+					 c->tpf.denominator);
+	}
+	spin_unlock_irq(&node->vivi->slock);
+}
+
+/*
+ * Sleep until @deadline. Without a buffer to draw ahead into, QBUF may wake
+ * the thread early so that it draws at once: else the first frame after a
+ * starved queue would be handed over late by its drawing time. The queue is
+ * checked after the task state is set, so that a wake-up in between is not
+ * lost.
+ *
+ * Return: the time of waking at or after @deadline, or 0 if the thread
+ * should stop or woke early (the caller then loops).
+ */
+static u64 vivi_wait(struct vivi_node *node, bool have_buf, u64 deadline)
+{
+	ktime_t expires = ns_to_ktime(deadline);
+	u64 now;
+
+	set_current_state(TASK_INTERRUPTIBLE);
+	if (kthread_should_stop()) {
+		__set_current_state(TASK_RUNNING);
+		return 0;
+	}
+	if (!have_buf) {
+		bool starved;
+
+		spin_lock_irq(&node->vivi->slock);
+		starved = list_empty(&node->buf_list);
+		node->thread_starved = starved;
+		spin_unlock_irq(&node->vivi->slock);
+		if (!starved) {
+			__set_current_state(TASK_RUNNING);
+			return 0;
+		}
+	}
+	schedule_hrtimeout_range(&expires, VIVI_SLACK_NS, HRTIMER_MODE_ABS);
+	if (kthread_should_stop())
+		return 0;
+	try_to_freeze();
+	now = ktime_get_ns();
+	return now < deadline ? 0 : now;
+}
+
+/* A frame lost on request keeps its buffer for the next one */
+static void vivi_requeue(struct vivi_node *node, struct vivi_buffer *buf)
+{
+	spin_lock_irq(&node->vivi->slock);
+	list_add(&buf->list, &node->buf_list);
+	spin_unlock_irq(&node->vivi->slock);
+}
+
+/*
+ * Serve every deadline up to @now: hand over this deadline's frame in
+ * @buf (drawn ahead), then catch up on the ones that passed while the
+ * thread was late, as hardware would have filled a queued buffer at each.
+ * Only deadlines that find no buffer, or that a test asked to lose, are
+ * lost: the sequence number still advances, as with a real sensor.
+ */
+static void vivi_serve(struct vivi_node *node, struct vivi_clock *c,
+		       struct vivi_buffer *buf, int err, u64 deadline, u64 now)
+{
+	struct vivi_dev *vivi = node->vivi;
+	u64 late = now - deadline;
+	u64 missed = div64_u64(late, c->interval_ns);
+	enum vivi_fault fault;
+
+	c->n += missed + 1;
+	spin_lock_irq(&vivi->slock);
+	node->stats.wakeups++;
+	node->stats.late_total_ns += late;
+	node->stats.late_max_ns = max(node->stats.late_max_ns, late);
+	spin_unlock_irq(&vivi->slock);
+
+	do {
+		fault = vivi_inject_frame(node, c->sequence, now);
+		if (fault == VIVI_FAULT_DROP || fault == VIVI_FAULT_STALL) {
+			if (buf)
+				vivi_requeue(node, buf);
+			buf = NULL;
+			spin_lock_irq(&vivi->slock);
+			node->stats.dropped++;
+			spin_unlock_irq(&vivi->slock);
+			vivi_dbg(3, vivi, "sequence %u: %s on request\n",
+				 c->sequence, fault == VIVI_FAULT_DROP ?
+				 "dropped" : "stalled");
+			c->sequence++;
+			continue;
+		}
+		if (!buf)
+			buf = vivi_next_frame(node, c->sequence, now, &err);
+		if (!buf) {
+			spin_lock_irq(&vivi->slock);
+			node->stats.dropped += missed + 1;
+			spin_unlock_irq(&vivi->slock);
+			vivi_dbg(1, vivi,
+				 "sequence %u: %llu frame(s) dropped, no buffer queued; woke %llu us late\n",
+				 c->sequence, missed + 1,
+				 div_u64(late, NSEC_PER_USEC));
+			c->sequence += missed + 1;
+			return;
+		}
+		vivi_dbg(3, vivi, "sequence %u in buffer %u\n", c->sequence,
+			 buf->vb.vb2_buf.index);
+		vivi_deliver(node, buf, c->sequence++,
+			     fault == VIVI_FAULT_CORRUPT ? -EIO : err);
+		buf = NULL;
+	} while (missed--);
+}
+
+/*
+ * The next frame is drawn ahead into the first queued buffer and handed
+ * over at its deadline, so timestamps carry only the wake-up jitter, not
+ * the drawing time.
+ */
+static int vivi_thread(void *data)
+{
+	struct vivi_node *node = data;
+	struct vivi_clock c = {
+		.base_ns = node->stream_start_ns,
+		.sequence = vivi_inject_sequence_start(node),
+	};
+	struct vivi_buffer *buf = NULL;
+	int err = 0;
+
+	set_freezable();
+	while (!kthread_should_stop()) {
+		u64 deadline, now;
+
+		vivi_clock_update(node, &c);
+		deadline = c.base_ns + (c.n + 1) * c.interval_ns;
+		if (!buf)
+			buf = vivi_next_frame(node, c.sequence, deadline, &err);
+		now = vivi_wait(node, buf, deadline);
+		if (!now)
+			continue;
+		vivi_serve(node, &c, buf, err, deadline, now);
+		buf = NULL;
+	}
+	if (buf)
+		vb2_buffer_done(&buf->vb.vb2_buf, VB2_BUF_STATE_ERROR);
+	return 0;
+}
+
+static int vivi_start_thread(struct vivi_node *node)
+{
+	struct vivi_dev *vivi = node->vivi;
+	struct task_struct *t;
+
+	spin_lock_irq(&vivi->slock);
+	memset(&node->stats, 0, sizeof(node->stats));
+	node->thread_starved = false;
+	spin_unlock_irq(&vivi->slock);
+	node->stream_start_ns = ktime_get_ns();
+
+	t = kthread_run(vivi_thread, node, "vivi-%u", vivi->inst);
+	if (IS_ERR(t))
+		return PTR_ERR(t);
+	node->thread = t;
+	vivi_dbg(2, vivi, "streaming %p4cc %ux%u at %u/%u s\n",
+		 &node->fmt.pixelformat, node->fmt.width, node->fmt.height,
+		 node->timeperframe.numerator, node->timeperframe.denominator);
+	return 0;
+}
+
+static void vivi_stop_thread(struct vivi_node *node)
+{
+	struct vivi_dev *vivi = node->vivi;
+	struct vivi_stats st;
+
+	if (!node->thread)
+		return;
+	kthread_stop(node->thread);
+	spin_lock_irq(&vivi->slock);
+	node->thread_starved = false;
+	st = node->stats;
+	spin_unlock_irq(&vivi->slock);
+	node->thread = NULL;
+	vivi_dbg(2, vivi,
+		 "stopped: %llu frames generated, %llu delivered, %llu dropped\n",
+		 st.generated, st.delivered, st.dropped);
+}
+
+/**
+ * vivi_status_text() - a node's state as text lines
+ * @node: the node
+ * @buf: where to write
+ * @size: size of @buf
+ *
+ * Shared by VIDIOC_LOG_STATUS and the debugfs stats file; the caller holds
+ * &vivi_dev.lock.
+ *
+ * Return: the length written, as scnprintf() counts it.
+ */
+int vivi_status_text(struct vivi_node *node, char *buf, size_t size)
+{
+	struct vivi_dev *vivi = node->vivi;
+	const struct v4l2_pix_format *pix = &node->fmt;
+	u32 fcc = pix->pixelformat;
+	struct v4l2_fract tpf;
+	struct vivi_stats st;
+	u64 gen_mean, late_mean;
+
+	lockdep_assert_held(&vivi->lock);
+	spin_lock_irq(&vivi->slock);
+	st = node->stats;
+	tpf = node->timeperframe;
+	spin_unlock_irq(&vivi->slock);
+	gen_mean = st.generated ? div64_u64(st.gen_total_ns, st.generated) : 0;
+	late_mean = st.wakeups ? div64_u64(st.late_total_ns, st.wakeups) : 0;
+
+	return scnprintf(buf, size,
+			 "streaming: %s\n"
+			 "input: %u\n"
+			 "format: %c%c%c%c %ux%u bytesperline %u sizeimage %u\n"
+			 "interval: %u/%u s\n"
+			 "frames generated: %llu\n"
+			 "frames delivered: %llu\n"
+			 "frames dropped: %llu\n"
+			 "generator ns: last %llu mean %llu max %llu\n"
+			 "wake-up lateness ns: mean %llu max %llu\n"
+			 "faults: dropped %llu stalled %llu corrupt %llu\n",
+			 node->thread ? "yes" : "no", vivi->input,
+			 fcc & 0xff, (fcc >> 8) & 0xff, (fcc >> 16) & 0xff,
+			 fcc >> 24, pix->width, pix->height,
+			 pix->bytesperline, pix->sizeimage,
+			 tpf.numerator, tpf.denominator,
+			 st.generated, st.delivered, st.dropped,
+			 st.gen_last_ns, gen_mean, st.gen_max_ns,
+			 late_mean, st.late_max_ns,
+			 st.injected_drops, st.stalled, st.corrupted);
+}
+
+/* videobuf2 queue */
+
+static int vivi_queue_setup(struct vb2_queue *vq, unsigned int *nbuffers,
+			    unsigned int *nplanes, unsigned int sizes[],
+			    struct device *alloc_devs[])
+{
+	struct vivi_node *node = vb2_get_drv_priv(vq);
+	unsigned int have = vivi_vb2_num_buffers(vq);
+	int err = vivi_inject_fail(node, VIVI_FAIL_REQBUFS);
+
+	if (err) {
+		vivi_dbg(1, node->vivi, "buffer allocation fails on request: %d\n",
+			 err);
+		return err;
+	}
+
+	/*
+	 * CREATE_BUFS: no bigger than any format needs, or any user could
+	 * have gigabytes allocated (and vmalloc warn when that fails)
+	 */
+	if (*nplanes)
+		return sizes[0] < node->fmt.sizeimage ||
+		       sizes[0] > VIVI_MAX_SIZEIMAGE ? -EINVAL : 0;
+	if (have + *nbuffers < VIVI_MIN_BUFFERS)
+		*nbuffers = VIVI_MIN_BUFFERS - have;
+	*nplanes = 1;
+	sizes[0] = node->fmt.sizeimage;
+	return 0;
+}
+
+static int vivi_buf_prepare(struct vb2_buffer *vb)
+{
+	struct vivi_node *node = vb2_get_drv_priv(vb->vb2_queue);
+	unsigned long size = node->fmt.sizeimage;
+
+	if (vb2_plane_size(vb, 0) < size) {
+		vivi_dbg(1, node->vivi, "buffer %u too small (%lu < %lu)\n",
+			 vb->index, vb2_plane_size(vb, 0), size);
+		return -EINVAL;
+	}
+	vb2_set_plane_payload(vb, 0, size);
+	return 0;
+}
+
+static void vivi_buf_queue(struct vb2_buffer *vb)
+{
+	struct vivi_node *node = vb2_get_drv_priv(vb->vb2_queue);
+	struct vivi_buffer *buf = to_vivi_buffer(vb);
+	unsigned long flags;
+
+	spin_lock_irqsave(&node->vivi->slock, flags);
+	list_add_tail(&buf->list, &node->buf_list);
+	if (node->thread_starved && node->thread) {
+		node->thread_starved = false;
+		wake_up_process(node->thread);
+	}
+	spin_unlock_irqrestore(&node->vivi->slock, flags);
+}
+
+static void vivi_return_all_buffers(struct vivi_node *node,
+				    enum vb2_buffer_state state)
+{
+	struct vivi_buffer *buf, *tmp;
+	unsigned long flags;
+
+	spin_lock_irqsave(&node->vivi->slock, flags);
+	list_for_each_entry_safe(buf, tmp, &node->buf_list, list) {
+		list_del(&buf->list);
+		vb2_buffer_done(&buf->vb.vb2_buf, state);
+	}
+	spin_unlock_irqrestore(&node->vivi->slock, flags);
+}
+
+static int vivi_start_streaming(struct vb2_queue *vq, unsigned int count)
+{
+	struct vivi_node *node = vb2_get_drv_priv(vq);
+	int ret;
+
+	ret = vivi_inject_fail(node, VIVI_FAIL_STREAMON);
+	if (ret)
+		vivi_dbg(1, node->vivi, "STREAMON fails on request: %d\n", ret);
+	else
+		ret = vivi_start_thread(node);
+	if (ret)
+		vivi_return_all_buffers(node, VB2_BUF_STATE_QUEUED);
+	return ret;
+}
+
+static void vivi_stop_streaming(struct vb2_queue *vq)
+{
+	struct vivi_node *node = vb2_get_drv_priv(vq);
+
+	vivi_stop_thread(node);
+	vivi_return_all_buffers(node, VB2_BUF_STATE_ERROR);
+}
+
+static const struct vb2_ops vivi_vb2_ops = {
+	.queue_setup		= vivi_queue_setup,
+	.buf_prepare		= vivi_buf_prepare,
+	.buf_queue		= vivi_buf_queue,
+	.start_streaming	= vivi_start_streaming,
+	.stop_streaming		= vivi_stop_streaming,
+	VIVI_VB2_WAIT_OPS
+};
+
+/**
+ * vivi_queue_init() - set up the vb2 capture queue of a node
+ * @node: the node; its device's lock becomes the queue's lock
+ * @dev: the device that allocates buffers
+ *
+ * Return: 0 or a negative error
+ */
+int vivi_queue_init(struct vivi_node *node, struct device *dev)
+{
+	struct vb2_queue *q = &node->queue;
+
+	INIT_LIST_HEAD(&node->buf_list);
+	q->type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
+	q->io_modes = VB2_MMAP | VB2_USERPTR | VB2_DMABUF | VB2_READ;
+	q->drv_priv = node;
+	q->buf_struct_size = sizeof(struct vivi_buffer);
+	q->ops = &vivi_vb2_ops;
+	q->mem_ops = &vb2_vmalloc_memops;
+	q->timestamp_flags = V4L2_BUF_FLAG_TIMESTAMP_MONOTONIC |
+			     V4L2_BUF_FLAG_TSTAMP_SRC_EOF;
+	q->lock = &node->vivi->lock;
+	q->dev = dev;
+	return vb2_queue_init(q);
+}
