@@ -232,8 +232,9 @@ static struct platform_driver vivi_pdrv = {
 
 /*
  * Unplug and replug, as with a USB camera: debugfs vivi/unplug and
- * vivi/replug take a device number. Unplugging unbinds the device: the
- * stream stops, queued buffers come back with ERROR, blocked callers wake,
+ * vivi/replug take a device number. Unplugging puts the queue in error
+ * (blocked DQBUF and poll wake with EIO and POLLERR) and unbinds the device:
+ * the stream stops, queued buffers come back with ERROR,
  * the node is unregistered and its open files fail with ENODEV. Replugging
  * binds it again, with the same node number once every old file is closed.
  */
@@ -244,6 +245,7 @@ static ssize_t vivi_plug_write(struct file *file, const char __user *ubuf,
 {
 	bool replug = file->private_data == &vivi_plug_files[1];
 	struct platform_device *pdev;
+	struct vivi_dev *vivi;
 	unsigned int inst;
 	int ret;
 
@@ -260,7 +262,13 @@ static ssize_t vivi_plug_write(struct file *file, const char __user *ubuf,
 			return ret;
 		return ret ? len : -EIO;
 	}
-	if (!pdev->dev.driver)
+	/* the queue errs first, as uvcvideo's does when the USB device goes */
+	device_lock(&pdev->dev);
+	vivi = platform_get_drvdata(pdev);
+	if (vivi)
+		vb2_queue_error(&vivi->cap.queue);
+	device_unlock(&pdev->dev);
+	if (!vivi)
 		return -ENODEV;
 	device_release_driver(&pdev->dev);
 	return len;

@@ -212,6 +212,44 @@ done
 [ -z "$bad" ] && pass "unplug: bad device numbers are refused" ||
 	fail "unplug: bad device numbers are refused" "accepted:$bad"
 
+# client_unplug NAME CMD...: CMD captures from $D until the device is
+# unplugged under it; it must exit with an error within 30 s, not hang
+client_unplug() {
+	local name=$1 pid rc t0
+	shift
+	"$@" >"$T/$name.log" 2>&1 &
+	pid=$!
+	for _ in $(seq 300); do
+		grep -q '^streaming: yes' "$DBG/stats" 2>/dev/null && break
+		sleep 0.1
+	done
+	sleep 1
+	t0=$(date +%s)
+	echo 0 >/sys/kernel/debug/vivi/unplug
+	for _ in $(seq 300); do
+		kill -0 "$pid" 2>/dev/null || break
+		sleep 0.1
+	done
+	if kill -0 "$pid" 2>/dev/null; then
+		kill -9 "$pid"
+		wait "$pid" 2>/dev/null
+		fail "unplug: $name" "still running 30 s after the unplug"
+	else
+		wait "$pid"
+		rc=$?
+		if [ "$rc" -ne 0 ]; then
+			pass "unplug: $name exits with status $rc after $(($(date +%s) - t0)) s: $(grep -iE 'error|fail' "$T/$name.log" | head -n 1 | cut -c 1-100)"
+		else
+			fail "unplug: $name" "exit status 0: $(tail -n 2 "$T/$name.log" | tr '\n' ' ')"
+		fi
+	fi
+	echo 0 >/sys/kernel/debug/vivi/replug
+}
+# (-xerror: without it ffmpeg ends the input at the DQBUF error, logs it, and
+# exits 0 as at the end of a file)
+client_unplug ffmpeg ffmpeg -hide_banner -nostdin -xerror -f v4l2 -i "$D" -f null -
+client_unplug gstreamer gst-launch-1.0 -q v4l2src device="$D" ! fakesink
+
 # many cycles under a streaming client and a client hammering ioctls
 CYCLES=${VIVI_UNPLUG_CYCLES:-100}
 mem_snap "$T/m0"
