@@ -60,6 +60,7 @@ extern unsigned int vivi_debug;
  * @n_inputs: the number of camera inputs, 1 to VIVI_MAX_INPUTS
  * @formats: the formats offered, in ENUM_FMT order
  * @fail_probe: testing only: fail the probe once fully registered
+ * @fault_controls: also offer the fault knobs as controls (opt-in)
  *
  * Parsed and checked once when the module loads, then handed to the device
  * as platform data; the device keeps its own copy, so no ioctl reads a
@@ -71,6 +72,7 @@ struct vivi_config {
 	unsigned int n_inputs;
 	struct vivi_fmt_list formats;
 	bool fail_probe;
+	bool fault_controls;
 };
 
 /**
@@ -142,6 +144,30 @@ enum vivi_fail {
 };
 
 /**
+ * enum vivi_knob - the fault knobs, each a debugfs file (and an opt-in control)
+ * @VIVI_KNOB_DROP_EVERY: &vivi_faults.drop_every
+ * @VIVI_KNOB_DROP_PERCENT: &vivi_faults.drop_percent
+ * @VIVI_KNOB_DROP_SEED: &vivi_faults.drop_seed
+ * @VIVI_KNOB_CORRUPT_EVERY: &vivi_faults.corrupt_every
+ * @VIVI_KNOB_STALL_MS: &vivi_faults.stall_ms; starts a stall
+ * @VIVI_KNOB_FAIL_REQBUFS: &vivi_faults.fail for REQBUFS
+ * @VIVI_KNOB_FAIL_STREAMON: &vivi_faults.fail for STREAMON
+ * @VIVI_KNOB_SEQUENCE_START: &vivi_faults.sequence_start
+ * @VIVI_KNOB_COUNT: the number of knobs
+ */
+enum vivi_knob {
+	VIVI_KNOB_DROP_EVERY,
+	VIVI_KNOB_DROP_PERCENT,
+	VIVI_KNOB_DROP_SEED,
+	VIVI_KNOB_CORRUPT_EVERY,
+	VIVI_KNOB_STALL_MS,
+	VIVI_KNOB_FAIL_REQBUFS,
+	VIVI_KNOB_FAIL_STREAMON,
+	VIVI_KNOB_SEQUENCE_START,
+	VIVI_KNOB_COUNT,
+};
+
+/**
  * struct vivi_faults - the faults a test asked for, from debugfs
  * @drop_every: drop each frame whose sequence number is N - 1 modulo N;
  *	0 = off
@@ -154,8 +180,9 @@ enum vivi_fail {
  * @stall_until_ns: no frame is delivered before this monotonic time
  * @fail: a positive errno that the next such step returns, once; 0 = none
  * @sequence_start: the sequence number of the first frame of a stream
+ * @ctrl: the control of each knob, with fault_controls=1; else NULL
  *
- * All guarded by &vivi_dev.slock.
+ * The values are guarded by &vivi_dev.slock; @ctrl is set at probe.
  */
 struct vivi_faults {
 	u32 drop_every;
@@ -166,6 +193,7 @@ struct vivi_faults {
 	u64 stall_until_ns;
 	u32 fail[VIVI_FAIL_COUNT];
 	u32 sequence_start;
+	struct v4l2_ctrl *ctrl[VIVI_KNOB_COUNT];
 };
 
 struct vivi_dev;
@@ -258,6 +286,7 @@ enum vivi_fault vivi_inject_frame(struct vivi_node *node, u32 sequence,
 int vivi_inject_fail(struct vivi_node *node, enum vivi_fail which);
 u32 vivi_inject_sequence_start(struct vivi_node *node);
 void vivi_inject_debugfs(struct vivi_node *node, struct dentry *parent);
+void vivi_inject_ctrls(struct vivi_node *node, struct v4l2_ctrl_handler *hdl);
 
 /* vivi_stream.c: the frame thread and the vb2 queue */
 #define VIVI_STATUS_LEN		768	/* room for vivi_status_text() */

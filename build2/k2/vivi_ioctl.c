@@ -312,7 +312,7 @@ int vivi_ctrls_init(struct vivi_dev *vivi)
 	const struct v4l2_ctrl_ops *ops = &vivi_ctrl_ops;
 	int ret;
 
-	v4l2_ctrl_handler_init(hdl, 10);
+	v4l2_ctrl_handler_init(hdl, 10 + VIVI_KNOB_COUNT + 1);
 	vivi->ctrl_pattern =
 		v4l2_ctrl_new_std_menu_items(hdl, ops, V4L2_CID_TEST_PATTERN,
 					     VIVI_PAT_COUNT - 1, 0,
@@ -330,6 +330,8 @@ int vivi_ctrls_init(struct vivi_dev *vivi)
 	v4l2_ctrl_new_std(hdl, ops, V4L2_CID_VFLIP, 0, 1, 1, 0);
 	v4l2_ctrl_new_custom(hdl, &vivi_ctrl_osd, NULL);
 	v4l2_ctrl_new_custom(hdl, &vivi_ctrl_motion, NULL);
+	if (vivi->cfg.fault_controls)
+		vivi_inject_ctrls(&vivi->cap, hdl);
 	ret = hdl->error;
 	if (ret) {
 		v4l2_ctrl_handler_free(hdl);

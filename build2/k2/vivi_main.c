@@ -45,6 +45,10 @@ module_param_named(formats, formats_param, charp, 0444);
 MODULE_PARM_DESC(formats, " comma-separated fourccs that restrict and order the formats offered, e.g. \"YUYV,NV12\" (default all)");
 
 /* Fault injection for the tests, as vivid's error-injection knobs */
+static bool fault_controls;
+module_param(fault_controls, bool, 0444);
+MODULE_PARM_DESC(fault_controls, " testing only: offer the debugfs fault knobs as controls too, in their own class (default off)");
+
 static int fail_dev = -1;
 module_param(fail_dev, int, 0444);
 MODULE_PARM_DESC(fail_dev, " testing only: the probe of this device fails once fully registered, so the load unwinds; -1 = none (default)");
@@ -99,6 +103,7 @@ static struct vivi_dev *vivi_alloc(struct platform_device *pdev,
 		kfree(vivi);
 		return NULL;
 	}
+	vivi->cap.vivi = vivi;	/* early: the controls' setup reaches it */
 	vivi->pdev = pdev;
 	vivi->inst = pdev->id;
 	vivi->cfg = *cfg;
@@ -232,8 +237,9 @@ static struct platform_driver vivi_pdrv = {
 
 /*
  * Unplug and replug, as with a USB camera: debugfs vivi/unplug and
- * vivi/replug take a device number. Unplugging unbinds the device: the
- * stream stops, queued buffers come back with ERROR, blocked callers wake,
+ * vivi/replug take a device number. Unplugging puts the queue in error
+ * (blocked DQBUF and poll wake with EIO and POLLERR) and unbinds the device:
+ * the stream stops, queued buffers come back with ERROR,
  * the node is unregistered and its open files fail with ENODEV. Replugging
  * binds it again, with the same node number once every old file is closed.
  */
@@ -244,6 +250,7 @@ static ssize_t vivi_plug_write(struct file *file, const char __user *ubuf,
 {
 	bool replug = file->private_data == &vivi_plug_files[1];
 	struct platform_device *pdev;
+	struct vivi_dev *vivi;
 	unsigned int inst;
 	int ret;
 
@@ -260,7 +267,13 @@ static ssize_t vivi_plug_write(struct file *file, const char __user *ubuf,
 			return ret;
 		return ret ? len : -EIO;
 	}
-	if (!pdev->dev.driver)
+	/* the queue errs first, as uvcvideo's does when the USB device goes */
+	device_lock(&pdev->dev);
+	vivi = platform_get_drvdata(pdev);
+	if (vivi)
+		vb2_queue_error(&vivi->cap.queue);
+	device_unlock(&pdev->dev);
+	if (!vivi)
 		return -ENODEV;
 	device_release_driver(&pdev->dev);
 	return len;
@@ -346,6 +359,7 @@ static void vivi_config_init(struct vivi_config *cfg, unsigned int inst,
 	cfg->n_inputs = n_inputs;
 	cfg->formats = *formats;
 	cfg->fail_probe = fail_dev == inst;
+	cfg->fault_controls = fault_controls;
 }
 
 static void vivi_unregister_devs(void)

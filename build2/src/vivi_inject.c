@@ -2,7 +2,8 @@
 /*
  * Faults on demand: what the stream of a node does wrong when a test asks,
  * set through debugfs (vivi/videoN/faults/), where neither applications nor
- * v4l2-compliance see it. Every fault is off until written.
+ * v4l2-compliance see it, and with fault_controls=1 also through controls
+ * of their own class. Every fault is off until written.
  */
 
 #include <linux/debugfs.h>
@@ -13,6 +14,7 @@
 #include <linux/spinlock.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
+#include <media/v4l2-ctrls.h>
 
 #include "vivi.h"
 
@@ -105,35 +107,32 @@ u32 vivi_inject_sequence_start(struct vivi_node *node)
 	return seq;
 }
 
-/* debugfs: one file a knob, each with its own range */
-
-enum vivi_knob {
-	VIVI_KNOB_DROP_EVERY,
-	VIVI_KNOB_DROP_PERCENT,
-	VIVI_KNOB_DROP_SEED,
-	VIVI_KNOB_CORRUPT_EVERY,
-	VIVI_KNOB_STALL_MS,
-	VIVI_KNOB_FAIL_REQBUFS,
-	VIVI_KNOB_FAIL_STREAMON,
-	VIVI_KNOB_SEQUENCE_START,
-	VIVI_KNOB_COUNT,
-};
+/* The knobs: their names, ranges, and the controls' names */
 
 static const struct {
 	const char *name;
+	const char *ctrl_name;
 	u64 max;
 } vivi_knobs[VIVI_KNOB_COUNT] = {
-	[VIVI_KNOB_DROP_EVERY]		= { "drop_every", U32_MAX },
-	[VIVI_KNOB_DROP_PERCENT]	= { "drop_percent", 100 },
-	[VIVI_KNOB_DROP_SEED]		= { "drop_seed", U32_MAX },
-	[VIVI_KNOB_CORRUPT_EVERY]	= { "corrupt_every", U32_MAX },
-	[VIVI_KNOB_STALL_MS]		= { "stall_ms", VIVI_STALL_MAX_MS },
-	[VIVI_KNOB_FAIL_REQBUFS]	= { "fail_reqbufs", MAX_ERRNO },
-	[VIVI_KNOB_FAIL_STREAMON]	= { "fail_streamon", MAX_ERRNO },
-	[VIVI_KNOB_SEQUENCE_START]	= { "sequence_start", U32_MAX },
+	[VIVI_KNOB_DROP_EVERY] = {
+		"drop_every", "Drop Every Nth Frame", U32_MAX },
+	[VIVI_KNOB_DROP_PERCENT] = {
+		"drop_percent", "Drop Percentage", 100 },
+	[VIVI_KNOB_DROP_SEED] = {
+		"drop_seed", "Drop Seed", U32_MAX },
+	[VIVI_KNOB_CORRUPT_EVERY] = {
+		"corrupt_every", "Corrupt Every Nth Frame", U32_MAX },
+	[VIVI_KNOB_STALL_MS] = {
+		"stall_ms", "Stall (ms)", VIVI_STALL_MAX_MS },
+	[VIVI_KNOB_FAIL_REQBUFS] = {
+		"fail_reqbufs", "Fail Next REQBUFS (errno)", MAX_ERRNO },
+	[VIVI_KNOB_FAIL_STREAMON] = {
+		"fail_streamon", "Fail Next STREAMON (errno)", MAX_ERRNO },
+	[VIVI_KNOB_SEQUENCE_START] = {
+		"sequence_start", "Sequence Start", U32_MAX },
 };
 
-/* debugfs hands each file its node; the knob is the file's name */
+/* the knob of a debugfs file, from its name (all files share one fops) */
 static int vivi_knob_of(struct file *file)
 {
 	const char *name = file->f_path.dentry->d_name.name;
@@ -165,6 +164,25 @@ static u32 *vivi_knob_field(struct vivi_faults *f, int k)
 	default:
 		return &f->sequence_start;
 	}
+}
+
+/* Set knob @k of @node to @val (in range); a stall needs a stream */
+static int vivi_knob_set(struct vivi_node *node, int k, u64 val)
+{
+	struct vivi_dev *vivi = node->vivi;
+
+	if (k == VIVI_KNOB_STALL_MS && val && !vb2_is_streaming(&node->queue)) {
+		v4l2_info(&vivi->v4l2_dev,
+			  "faults/stall_ms: only while streaming\n");
+		return -EBUSY;
+	}
+	spin_lock_irq(&vivi->slock);
+	*vivi_knob_field(&node->faults, k) = val;
+	if (k == VIVI_KNOB_STALL_MS)
+		node->faults.stall_until_ns = ktime_get_ns() +
+					      val * NSEC_PER_MSEC;
+	spin_unlock_irq(&vivi->slock);
+	return 0;
 }
 
 static ssize_t vivi_knob_read(struct file *file, char __user *ubuf,
@@ -202,18 +220,14 @@ static ssize_t vivi_knob_write(struct file *file, const char __user *ubuf,
 			  vivi_knobs[k].name, vivi_knobs[k].max);
 		return ret ?: -ERANGE;
 	}
-	if (k == VIVI_KNOB_STALL_MS && val && !vb2_is_streaming(&node->queue)) {
-		v4l2_info(&vivi->v4l2_dev,
-			  "faults/stall_ms: only while streaming\n");
-		return -EBUSY;
-	}
-	spin_lock_irq(&vivi->slock);
-	*vivi_knob_field(&node->faults, k) = val;
-	if (k == VIVI_KNOB_STALL_MS)
-		node->faults.stall_until_ns = ktime_get_ns() +
-					      val * NSEC_PER_MSEC;
-	spin_unlock_irq(&vivi->slock);
-	return len;
+	/* through the control, if there is one, so that it stays in step */
+	if (!node->faults.ctrl[k])
+		ret = vivi_knob_set(node, k, val);
+	else if (node->faults.ctrl[k]->type == V4L2_CTRL_TYPE_INTEGER64)
+		ret = v4l2_ctrl_s_ctrl_int64(node->faults.ctrl[k], val);
+	else
+		ret = v4l2_ctrl_s_ctrl(node->faults.ctrl[k], val);
+	return ret ?: len;
 }
 
 static const struct file_operations vivi_knob_fops = {
@@ -237,4 +251,60 @@ void vivi_inject_debugfs(struct vivi_node *node, struct dentry *parent)
 	for (k = 0; k < VIVI_KNOB_COUNT; k++)
 		debugfs_create_file(vivi_knobs[k].name, 0600, dir, node,
 				    &vivi_knob_fops);
+}
+
+/* The opt-in controls: a class of their own, apart from the camera's */
+
+#define VIVI_CTRL_CLASS_FAULTS	0x00f10000
+#define VIVI_CID_FAULTS_CLASS	(VIVI_CTRL_CLASS_FAULTS | 1)
+#define VIVI_CID_FAULTS_BASE	(VIVI_CTRL_CLASS_FAULTS | 0x900)
+
+static int vivi_inject_s_ctrl(struct v4l2_ctrl *ctrl)
+{
+	struct vivi_node *node = ctrl->priv;
+
+	return vivi_knob_set(node, ctrl->id - VIVI_CID_FAULTS_BASE,
+			     ctrl->type == V4L2_CTRL_TYPE_INTEGER64 ?
+			     *ctrl->p_new.p_s64 : ctrl->val);
+}
+
+static const struct v4l2_ctrl_ops vivi_inject_ctrl_ops = {
+	.s_ctrl = vivi_inject_s_ctrl,
+};
+
+static const struct v4l2_ctrl_config vivi_inject_class = {
+	.id = VIVI_CID_FAULTS_CLASS,
+	.name = "vivi Fault Injection",
+	.type = V4L2_CTRL_TYPE_CTRL_CLASS,
+	.flags = V4L2_CTRL_FLAG_READ_ONLY | V4L2_CTRL_FLAG_WRITE_ONLY,
+};
+
+/**
+ * vivi_inject_ctrls() - offer the fault knobs as controls too
+ * @node: the node whose faults they set
+ * @hdl: the handler to add them to; errors are left in hdl->error
+ *
+ * Only with the fault_controls module parameter: applications show every
+ * control, and v4l2-compliance sets them, so they are off by default. Each
+ * is written on every set (EXECUTE_ON_WRITE), so that setting a stall or a
+ * failure again arms it again.
+ */
+void vivi_inject_ctrls(struct vivi_node *node, struct v4l2_ctrl_handler *hdl)
+{
+	struct v4l2_ctrl_config cfg = {
+		.ops = &vivi_inject_ctrl_ops,
+		.step = 1,
+		.flags = V4L2_CTRL_FLAG_EXECUTE_ON_WRITE,
+	};
+	int k;
+
+	v4l2_ctrl_new_custom(hdl, &vivi_inject_class, NULL);
+	for (k = 0; k < VIVI_KNOB_COUNT; k++) {
+		cfg.id = VIVI_CID_FAULTS_BASE + k;
+		cfg.name = vivi_knobs[k].ctrl_name;
+		cfg.max = vivi_knobs[k].max;
+		cfg.type = cfg.max > S32_MAX ? V4L2_CTRL_TYPE_INTEGER64 :
+					       V4L2_CTRL_TYPE_INTEGER;
+		node->faults.ctrl[k] = v4l2_ctrl_new_custom(hdl, &cfg, node);
+	}
 }

@@ -45,6 +45,10 @@ module_param_named(formats, formats_param, charp, 0444);
 MODULE_PARM_DESC(formats, " comma-separated fourccs that restrict and order the formats offered, e.g. \"YUYV,NV12\" (default all)");
 
 /* Fault injection for the tests, as vivid's error-injection knobs */
+static bool fault_controls;
+module_param(fault_controls, bool, 0444);
+MODULE_PARM_DESC(fault_controls, " testing only: offer the debugfs fault knobs as controls too, in their own class (default off)");
+
 static int fail_dev = -1;
 module_param(fail_dev, int, 0444);
 MODULE_PARM_DESC(fail_dev, " testing only: the probe of this device fails once fully registered, so the load unwinds; -1 = none (default)");
@@ -99,6 +103,7 @@ static struct vivi_dev *vivi_alloc(struct platform_device *pdev,
 		kfree(vivi);
 		return NULL;
 	}
+	vivi->cap.vivi = vivi;	/* early: the controls' setup reaches it */
 	vivi->pdev = pdev;
 	vivi->inst = pdev->id;
 	vivi->cfg = *cfg;
@@ -354,6 +359,7 @@ static void vivi_config_init(struct vivi_config *cfg, unsigned int inst,
 	cfg->n_inputs = n_inputs;
 	cfg->formats = *formats;
 	cfg->fail_probe = fail_dev == inst;
+	cfg->fault_controls = fault_controls;
 }
 
 static void vivi_unregister_devs(void)

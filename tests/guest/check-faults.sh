@@ -180,6 +180,48 @@ fi
 check "faults: the device streams as before" capture after 30
 judge after drop 1000000 # none of its sequence numbers is lost
 
+# The same knobs as controls, only when asked for (fault_controls=1)
+if v4l2-ctl -d "$D" -l | grep -qiE 'fault injection|drop_every'; then
+	fail "faults: no fault controls by default" "$(v4l2-ctl -d "$D" -l | grep -iE 'fault injection|drop_every')"
+else
+	pass "faults: no fault controls by default"
+fi
+check "faults: load vivi fault_controls=1" load_vivi fault_controls=1
+D=$(vivi_node 0) || D=/dev/video0
+n=$(v4l2-ctl -d "$D" -l | grep -cE '^ *(drop_every_nth_frame|drop_percentage|drop_seed|corrupt_every_nth_frame|stall_ms|fail_next_reqbufs_errno|fail_next_streamon_errno|sequence_start) ')
+if v4l2-ctl -d "$D" -l | grep -q 'vivi Fault Injection' && [ "$n" = 8 ]; then
+	pass "faults: fault_controls=1 adds the class 'vivi Fault Injection' with its 8 controls"
+else
+	fail "faults: fault_controls=1 controls" "$n of 8: $(v4l2-ctl -d "$D" -l | tail -n 9 | tr '\n' ' ')"
+fi
+v4l2-ctl -d "$D" -c drop_every_nth_frame=5
+if [ "$(cat "$F/drop_every")" = 5 ] && capture ctrl 40; then
+	judge ctrl drop 5
+else
+	fail "faults: the drop control sets the knob" "knob $(cat "$F/drop_every")"
+fi
+knob drop_every 0
+if v4l2-ctl -d "$D" -C drop_every_nth_frame | grep -q ': 0$'; then
+	pass "faults: a knob written in debugfs shows in its control"
+else
+	fail "faults: a knob written in debugfs shows in its control" \
+		"$(v4l2-ctl -d "$D" -C drop_every_nth_frame)"
+fi
+v4l2-ctl -d "$D" -c fail_next_streamon_errno=5
+if ! capture ctrlfail 5 && grep -q 'STREAMON.*Input/output error' "$T/ctrlfail.err"; then
+	pass "faults: the STREAMON failure control arms a failure"
+else
+	fail "faults: the STREAMON failure control" "$(tail -n 1 "$T/ctrlfail.err")"
+fi
+# the control framework clamps an integer control to its range
+v4l2-ctl -d "$D" -c drop_percentage=101 2>/dev/null
+if [ "$(cat "$F/drop_percent")" = 100 ]; then
+	pass "faults: drop_percentage=101 is clamped to 100, as for any integer control"
+else
+	fail "faults: drop_percentage=101 is clamped to 100" "knob $(cat "$F/drop_percent")"
+fi
+knob drop_percent 0
+
 # Unplug and replug while streaming, as with a USB camera
 check "unplug: load vivi with a label" load_vivi debug=1 card_label=DeskCam
 D=$(vivi_node 0) || D=/dev/video0
