@@ -3,6 +3,6 @@ export VIVI_BUILD='/work/main/build2'
 export VIVI_KO='/work/main/build2/src/vivi.ko'
 export VIVI_OUT='/work/main/build2/vm-f'
 export VIVI_STAGES='check-faults'
-export VIVI_UNPLUG_CYCLES='5'
+export VIVI_UNPLUG_CYCLES='100'
 cd '/work/main' || exit 125
 exec 'tests/guest/check-all.sh'

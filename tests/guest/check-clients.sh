@@ -237,34 +237,12 @@ stage_start "Chromium"
 # one camera, so that it is the one the browser picks
 check "chromium: load vivi" load_vivi n_devs=1
 D=$(vivi_node 0)
-mountpoint -q /dev/shm || { mkdir -p /dev/shm && mount -t tmpfs tmpfs /dev/shm; }
-rm -rf /tmp/chromium
 t0=$(date +%s)
-# --single-process: under TCG on a busy host, child processes give up
-# after 15 s without their IPC connection and take the page with them
-setsid /usr/lib/chromium/chromium --headless=new --no-sandbox --single-process \
-	--use-fake-ui-for-media-stream --disable-gpu \
-	--disable-background-networking --disable-component-update \
-	--disable-sync --disable-default-apps --disable-breakpad \
-	--disable-domain-reliability --no-first-run --no-default-browser-check \
-	--no-pings --mute-audio --user-data-dir=/tmp/chromium \
-	--enable-logging=stderr --log-level=0 \
-	"file://$GUEST/camera.html" >/dev/null 2>"$OUT/chromium.log" &
-pid=$!
+chromium_start "file://$GUEST/camera.html" "$OUT/chromium.log"
 # a frame arrives a minute or more after the start under TCG
-while [ $(($(date +%s) - t0)) -lt 600 ]; do
-	grep -qE '"VIVI (RESULT|ERROR)' "$OUT/chromium.log" && break
-	kill -0 $pid 2>/dev/null || break
-	sleep 2
-done
+chromium_wait "$OUT/chromium.log" '(RESULT|ERROR)' 600 >/dev/null
 echo "chromium: result after $(($(date +%s) - t0)) s"
-kill -TERM -- -$pid 2>/dev/null
-for _ in $(seq 20); do
-	kill -0 -- -$pid 2>/dev/null || break
-	sleep 0.5
-done
-kill -KILL -- -$pid 2>/dev/null
-wait $pid 2>/dev/null
+chromium_stop
 echo "chromium: captured $(v4l2-ctl -d "$D" -V -P | grep -E "Pixel Format|Width|per second" | tr -s ' \n' ' ')"
 clients.py chromium "chromium: getUserMedia" "$OUT/chromium.log" 640x480 "vivi 0" 4
 stage_end

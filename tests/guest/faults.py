@@ -3,7 +3,8 @@
 """Check a vivi-timing CSV (index,sequence,timestamp_us,dequeue_us,bytesused,
 flags) against the fault that vivi was asked to inject (debugfs faults/).
 
-  faults.py drop CSV N           every sequence s with s % N == N - 1 lost,
+  faults.py [--starved K] drop CSV N
+                                 every sequence s with s % N == N - 1 lost,
                                  no other
   faults.py percent CSV PCT SEED exactly the sequences the driver's hash
                                  picks are lost
@@ -12,8 +13,11 @@ flags) against the fault that vivi was asked to inject (debugfs faults/).
   faults.py stall CSV MS FPS     one gap of MS worth of frames, no other
   faults.py wrap CSV START       START, START + 1, ... modulo 2^32
 
+--starved K allows K more lost frames, anywhere: those the driver itself
+counted as dropped for want of a queued buffer (dropped - injected - stalled
+in its stats), which a starved emulated host causes now and then.
 Prints what it found; exits 1 if it does not match, with the reason.
-The last line is "lost=N", the frames missing inside the capture.
+The last line is "lost=N", the injected losses inside the capture.
 """
 import csv
 import sys
@@ -49,6 +53,9 @@ def inject_hash(x):
     return x ^ (x >> 31)
 
 
+STARVED = 0
+
+
 def expect_lost(r, lost_if):
     seqs = [s for s, *_ in r]
     have = set(seqs)
@@ -57,14 +64,18 @@ def expect_lost(r, lost_if):
     lost = {s for s in span if s not in have}
     print("frames %d, sequences %d..%d, lost %d, expected lost %d" %
           (len(r), seqs[0], seqs[-1], len(lost), len(want)))
-    if lost != want:
-        print("unexpected: lost %s; kept %s" % (
-            sorted(lost - want)[:10], sorted(want - lost)[:10]))
+    if not want <= lost or len(lost - want) > STARVED:
+        print("unexpected: lost %s; kept %s (the driver counts %d starved)"
+              % (sorted(lost - want)[:10], sorted(want - lost)[:10], STARVED))
         return None
-    return len(lost)
+    return len(want)
 
 
 def main(argv):
+    global STARVED
+    if argv[1] == "--starved":
+        STARVED = int(argv[2])
+        argv = argv[:1] + argv[3:]
     cmd, r = argv[1], rows(argv[2])
     if len(r) < 2:
         print("too few frames: %d" % len(r))

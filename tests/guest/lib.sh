@@ -161,3 +161,46 @@ compliance_skew() {
 		pass "$name (${total#*: })"
 	fi
 }
+
+# chromium_start URL LOG: headless Chromium on URL, its page console in LOG
+# (lines '"VIVI ...'); sets CHROMIUM_PID. --single-process: under TCG on a
+# busy host, child processes give up after 15 s without their IPC
+# connection and take the page with them.
+chromium_start() {
+	mountpoint -q /dev/shm || { mkdir -p /dev/shm && mount -t tmpfs tmpfs /dev/shm; }
+	rm -rf /tmp/chromium
+	: >"$2"
+	setsid /usr/lib/chromium/chromium --headless=new --no-sandbox --single-process \
+		--use-fake-ui-for-media-stream --disable-gpu \
+		--disable-background-networking --disable-component-update \
+		--disable-sync --disable-default-apps --disable-breakpad \
+		--disable-domain-reliability --no-first-run --no-default-browser-check \
+		--no-pings --mute-audio --user-data-dir=/tmp/chromium \
+		--enable-logging=stderr --log-level=0 \
+		"$1" >/dev/null 2>"$2" &
+	CHROMIUM_PID=$!
+}
+
+# chromium_wait LOG REGEX SECS: wait until the page logs REGEX (or Chromium
+# dies, or SECS pass); prints the matching line, fails if none
+chromium_wait() {
+	local t0=$(date +%s) line
+	while [ $(($(date +%s) - t0)) -lt "$3" ]; do
+		line=$(grep -oE "\"VIVI $2[^\"]*" "$1" | tail -n 1)
+		[ -n "$line" ] && { echo "${line#\"}"; return 0; }
+		kill -0 "$CHROMIUM_PID" 2>/dev/null || return 1
+		sleep 1
+	done
+	return 1
+}
+
+# chromium_stop: end Chromium and its children
+chromium_stop() {
+	kill -TERM -- -"$CHROMIUM_PID" 2>/dev/null
+	for _ in $(seq 20); do
+		kill -0 -- -"$CHROMIUM_PID" 2>/dev/null || break
+		sleep 0.5
+	done
+	kill -KILL -- -"$CHROMIUM_PID" 2>/dev/null
+	wait "$CHROMIUM_PID" 2>/dev/null
+}
