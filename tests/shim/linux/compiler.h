@@ -1,0 +1,9 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Userspace stand-in for the parts of the kernel's <linux/compiler.h> vivi uses. */
+#ifndef VIVI_SHIM_LINUX_COMPILER_H
+#define VIVI_SHIM_LINUX_COMPILER_H
+
+#define likely(x)	__builtin_expect(!!(x), 1)
+#define unlikely(x)	__builtin_expect(!!(x), 0)
+
+#endif
