@@ -403,7 +403,7 @@ static inline int vivi_flat(const u8 *p, u32 stride)
  * ... d[7 * @s]: even outputs scaled by 2^@up, odd ones descaled by
  * 2^@down (the rounding is folded into the shifts).
  */
-static inline void vivi_dct8(s32 *d, u32 s, u32 up, u32 down)
+static __always_inline void vivi_dct8(s32 *d, u32 s, u32 up, u32 down)
 {
 	s32 t0 = d[0] + d[7 * s], t7 = d[0] - d[7 * s];
 	s32 t1 = d[s] + d[6 * s], t6 = d[s] - d[6 * s];

@@ -30,7 +30,7 @@ static u64 now_ns(void)
 {
 	struct timespec ts;
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
 	return (u64)ts.tv_sec * 1000000000ull + ts.tv_nsec;
 }
 

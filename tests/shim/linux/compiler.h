@@ -5,5 +5,9 @@
 
 #define likely(x)	__builtin_expect(!!(x), 1)
 #define unlikely(x)	__builtin_expect(!!(x), 0)
+/* glibc's <sys/cdefs.h> has one too */
+#ifndef __always_inline
+#define __always_inline	inline __attribute__((__always_inline__))
+#endif
 
 #endif
