@@ -648,7 +648,7 @@ int vivi_jpeg_encode_band(void *scratch, const u8 *const plane[3],
 	struct vivi_jpeg *j;
 	struct vivi_bw bw;
 	const u8 *pl[3];
-	u32 st[3], mx, full, lines;
+	u32 st[3], mx, full, lines, c;
 
 	if (!scratch || !plane || !stride)
 		return -EINVAL;
@@ -672,7 +672,8 @@ int vivi_jpeg_encode_band(void *scratch, const u8 *const plane[3],
 		pl[0] = j->edge[0][0];
 		pl[1] = j->edge[1][0];
 		pl[2] = j->edge[2][0];
-		st[0] = st[1] = st[2] = 16;
+		for (c = 0; c < 3; c++)
+			st[c] = sizeof(j->edge[c][0]);
 		vivi_mcu(j, &bw, pl, st);
 	}
 	j->bw = bw;

@@ -38,9 +38,8 @@ struct vivi_gen_settings;
 /**
  * vivi_jpeg_scratch_size() - bytes of scratch the encoder state needs
  *
- * The same for every frame size: the encoder reads the caller's planes.
- *
- * Return: the size in bytes
+ * Return: the size in bytes, the same for every frame size (the encoder
+ * reads the caller's planes)
  */
 size_t vivi_jpeg_scratch_size(void);
 

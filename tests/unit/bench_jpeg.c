@@ -3,7 +3,8 @@
  * bench_jpeg.c - speed of the vivi MJPEG encoder next to libjpeg-turbo
  *
  * For each size and pattern, on the same raw frame at the same quality and
- * 4:2:2 subsampling, interleaved run by run, the median time per frame of:
+ * 4:2:2 subsampling, interleaved run by run, the median CPU time per frame
+ * of:
  *   gen+enc  vivi_jpeg_gen(): band drawing and encoding, as the driver does
  *   enc      vivi's encoder alone, from the pre-drawn YUV422P frame
  *   turbo    libjpeg-turbo's tjCompressFromYUVPlanes() from the same planes
@@ -175,7 +176,7 @@ int main(int argc, char **argv)
 	if (runs < 3 || runs > 64)
 		runs = 21;
 	tu_make_font(font);
-	printf("MJPEG 4:2:2, quality %d, median of %d interleaved runs, ms per frame\n\n",
+	printf("MJPEG 4:2:2, quality %d, median of %d interleaved runs, ms of CPU time per frame\n\n",
 	       VIVI_JPEG_QUALITY_DEF, runs);
 	printf("| size | pattern | vivi gen+enc | vivi enc | libjpeg-turbo | gen+enc / turbo | enc / turbo | vivi bytes | turbo bytes |\n");
 	printf("|---|---|---|---|---|---|---|---|---|\n");
