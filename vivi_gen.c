@@ -186,6 +186,8 @@ struct vivi_gen {
 	const struct vivi_gen_settings *s;
 	u32 w;
 	u32 h;
+	u32 y0;			/* the band: frame lines y0..y1-1 */
+	u32 y1;
 	u32 pattern;
 	u32 frame;
 	u32 shift;		/* bar scroll, pixels to the left */
@@ -851,6 +853,14 @@ static void vivi_convert(const struct vivi_pal *p, const struct plane_desc *pd,
 
 /* ---- planes --------------------------------------------------------- */
 
+/* The plane lines [*r0, *r1) that cover the band; plane line *r0 is first. */
+static void vivi_band_rows(const struct vivi_gen *g,
+			   const struct plane_desc *pd, u32 *r0, u32 *r1)
+{
+	*r0 = pd->vsub == 2 ? g->y0 / 2 : g->y0;
+	*r1 = pd->vsub == 2 ? DIV_ROUND_UP(g->y1, 2) : g->y1;
+}
+
 /* The template of plane line keys (@ka, @kb), rendered on a miss. */
 static const u8 *vivi_get_template(struct vivi_gen *g,
 				   const struct plane_desc *pd, u32 ka, u32 kb,
@@ -885,12 +895,12 @@ static void vivi_fill_plane(struct vivi_gen *g, const struct plane_desc *pd,
 	bool flat = chroma && g->pal->flat_chroma;
 	bool direct = g->pattern == VIVI_PAT_NOISE && !flat;
 	u32 lb = vivi_line_bytes(pd, g->w);
-	u32 ph = sub ? DIV_ROUND_UP(g->h, 2) : g->h;
-	u32 r, ya, yb, ka, kb, par;
+	u32 r, r1, ya, yb, ka, kb, par;
 	const u8 *a, *b;
 
 	memset(g->slot_used, 0, sizeof(g->slot_used));
-	for (r = 0; r < ph; r++, line += stride) {
+	vivi_band_rows(g, pd, &r, &r1);
+	for (; r < r1; r++, line += stride) {
 		ya = sub ? 2 * r : r;
 		yb = sub ? min(ya + 1, g->h - 1) : ya;
 		par = pd->type == PT_BAYER ? r & 1 : 0;
@@ -923,11 +933,12 @@ static void vivi_draw_text(struct vivi_gen *g, const struct plane_desc *pd,
 {
 	const u8 *font = g->s->font;
 	const char *str;
-	u32 i, n, k, j, row, y0, y, nfit;
+	u32 i, n, k, j, row, y0, y, nfit, r0, r1;
 	u8 bits;
 
 	if (!font || g->w < 16 + 8)
 		return;
+	vivi_band_rows(g, pd, &r0, &r1);
 	nfit = (g->w - 16) / 8;
 	for (i = 0; i < VIVI_GEN_TEXT_LINES; i++) {
 		str = g->s->text[i];
@@ -945,13 +956,15 @@ static void vivi_draw_text(struct vivi_gen *g, const struct plane_desc *pd,
 					continue;
 				y /= 2;
 			}
+			if (y < r0 || y >= r1)
+				continue;
 			for (k = 0; k < n; k++) {
 				bits = font[(u8)str[k] * 16 + row];
 				for (j = 0; j < 8; j++, bits <<= 1)
 					g->tmp[k * 8 + j] = bits >> 7;
 			}
 			vivi_convert(g->tpal, pd,
-				     plane + (size_t)y * stride +
+				     plane + (size_t)(y - r0) * stride +
 				     vivi_x_offset(pd, 16),
 				     g->tmp, g->tmp, y & 1, n * 8);
 		}
@@ -978,6 +991,18 @@ static u8 *vivi_carve(u8 **p, size_t bytes)
 	return r;
 }
 
+/* The band lies in the frame, and 4:2:0 chroma lines start with it. */
+static bool vivi_band_ok(const struct vivi_gen_frame *f,
+			 const struct fmt_desc *fd)
+{
+	if (!f->band_lines)
+		return !f->band_y0;
+	if (f->band_lines > f->height ||
+	    f->band_y0 > f->height - f->band_lines)
+		return false;
+	return !(f->band_y0 & 1) || fd->pl[fd->nplanes - 1].vsub == 1;
+}
+
 int vivi_gen_fill(const struct vivi_gen_frame *f,
 		  const struct vivi_gen_settings *s, u32 frame, void *scratch)
 {
@@ -1000,6 +1025,8 @@ int vivi_gen_fill(const struct vivi_gen_frame *f,
 		if (!f->plane[i] ||
 		    f->stride[i] < vivi_line_bytes(&fd->pl[i], w))
 			return -EINVAL;
+	if (!vivi_band_ok(f, fd))
+		return -EINVAL;
 
 	/* the state lives in the scratch area too, to keep the stack small */
 	p = PTR_ALIGN((u8 *)scratch, SCRATCH_ALIGN);
@@ -1017,6 +1044,8 @@ int vivi_gen_fill(const struct vivi_gen_frame *f,
 	g->s = s;
 	g->w = w;
 	g->h = h;
+	g->y0 = f->band_y0;
+	g->y1 = f->band_lines ? f->band_y0 + f->band_lines : h;
 	g->pattern = s->pattern;
 	g->frame = frame;
 	g->hflip = s->hflip;

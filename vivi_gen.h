@@ -92,6 +92,11 @@ struct vivi_gen_settings {
  *	YVU420: Y, Cr, Cb; NV12: Y, CbCr); unused entries are NULL
  * @stride: bytes from one line of that plane to the next; may exceed the
  *	bytes a line needs, and the bytes beyond are never written
+ * @band_y0: with @band_lines, the first frame line to draw; else 0
+ * @band_lines: draw only frame lines [@band_y0, @band_y0 + @band_lines),
+ *	exactly as the whole frame has them, into planes whose first line is
+ *	the plane line covering frame line @band_y0 (for 4:2:0, @band_y0 must
+ *	be even); 0 draws the whole frame
  */
 struct vivi_gen_frame {
 	u32 fourcc;
@@ -99,6 +104,8 @@ struct vivi_gen_frame {
 	u32 height;
 	u8 *plane[3];
 	u32 stride[3];
+	u32 band_y0;
+	u32 band_lines;
 };
 
 /**
@@ -136,7 +143,8 @@ size_t vivi_gen_scratch_size(u32 width);
  * @scratch: vivi_gen_scratch_size(@f->width) bytes, any alignment
  *
  * Return: 0, or -EINVAL if the format is unknown, a size is zero, a needed
- * plane is NULL or a stride is too small for @f->width.
+ * plane is NULL, a stride is too small for @f->width or the band does not
+ * lie inside the frame.
  */
 int vivi_gen_fill(const struct vivi_gen_frame *f,
 		  const struct vivi_gen_settings *s, u32 frame, void *scratch);

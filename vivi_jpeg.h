@@ -1,0 +1,126 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The pure MJPEG encoder of vivi
+ *
+ * Baseline JFIF, 8-bit, Y'CbCr 4:2:2 (H2V1), with the quantization tables
+ * of ITU T.81 Annex K scaled by a 1..100 quality as libjpeg scales them,
+ * and the Annex K Huffman tables, both in every frame. The input is BT.601
+ * limited-range Y'CbCr 4:2:2 planes (what vivi_gen draws as YUV422P); the
+ * JPEG carries JFIF's full range.
+ *
+ * Band by band: vivi_jpeg_begin() writes the headers, each
+ * vivi_jpeg_encode_band() codes one MCU row (VIVI_JPEG_BAND_LINES lines)
+ * from the caller's planes, vivi_jpeg_finish() ends the scan with EOI. No
+ * locks, no allocation, no printk: the state lives in the caller's scratch,
+ * and nothing is written past the output size given (-ENOSPC instead).
+ */
+#ifndef _VIVI_JPEG_H_
+#define _VIVI_JPEG_H_
+
+#include <linux/types.h>
+
+struct vivi_gen_settings;
+
+#define VIVI_JPEG_QUALITY_MIN	1
+#define VIVI_JPEG_QUALITY_MAX	100
+/*
+ * Webcams stream MJPEG with tables close to libjpeg quality 90..95: they
+ * have the USB bandwidth for it, and lower qualities ring visibly at sharp
+ * edges. The 75% bars at 160x120 are 20 pixels wide, so every chroma block
+ * holds a bar edge; the middles of the bars are off in R'G'B' by 8 at
+ * quality 85 (PSNR 37 dB), 5 at 91 and 93, 4 at 92, 3 at 94 and 95: 95
+ * stays within the bound of 4 with a margin.
+ */
+#define VIVI_JPEG_QUALITY_DEF	95
+/* Lines of one MCU row, the unit of vivi_jpeg_encode_band() */
+#define VIVI_JPEG_BAND_LINES	8
+
+/**
+ * vivi_jpeg_scratch_size() - bytes of scratch the encoder state needs
+ *
+ * Return: the size in bytes, the same for every frame size (the encoder
+ * reads the caller's planes)
+ */
+size_t vivi_jpeg_scratch_size(void);
+
+/**
+ * vivi_jpeg_max_size() - the most bytes one frame can take
+ * @width: in pixels
+ * @height: in lines
+ * @quality: VIVI_JPEG_QUALITY_MIN..VIVI_JPEG_QUALITY_MAX
+ *
+ * An upper bound over every possible picture: the headers, the longest
+ * Huffman coding of each block allowed by the quantization tables, every
+ * entropy-coded byte stuffed, and EOI.
+ *
+ * Return: the size in bytes, or 0 for a zero or too large size or a bad
+ * quality
+ */
+size_t vivi_jpeg_max_size(u32 width, u32 height, u32 quality);
+
+/**
+ * vivi_jpeg_begin() - start a frame and write its headers
+ * @scratch: vivi_jpeg_scratch_size() bytes, any alignment, kept until
+ *	vivi_jpeg_finish()
+ * @width: in pixels, 1..16384
+ * @height: in lines, 1..16384
+ * @quality: VIVI_JPEG_QUALITY_MIN..VIVI_JPEG_QUALITY_MAX
+ * @out: where the JPEG goes
+ * @size: bytes at @out; never written past
+ *
+ * Return: 0, -EINVAL for a bad size, quality or NULL pointer, -ENOSPC if
+ * the headers do not fit
+ */
+int vivi_jpeg_begin(void *scratch, u32 width, u32 height, u32 quality,
+		    u8 *out, size_t size);
+
+/**
+ * vivi_jpeg_encode_band() - code the next MCU row
+ * @scratch: as given to vivi_jpeg_begin()
+ * @plane: Y', Cb, Cr of the band's first line: Y' @width bytes per line,
+ *	Cb and Cr (@width + 1) / 2; min(8, lines left) lines each
+ * @stride: bytes from one line of each plane to the next
+ *
+ * Return: 0, -EINVAL if all rows are coded already, begin failed or a
+ * pointer is NULL, -ENOSPC once the output is full (and from then on)
+ */
+int vivi_jpeg_encode_band(void *scratch, const u8 *const plane[3],
+			  const u32 stride[3]);
+
+/**
+ * vivi_jpeg_finish() - end the scan with EOI
+ * @scratch: as given to vivi_jpeg_begin()
+ * @bytesused: set to the size of the JPEG on success
+ *
+ * Return: 0, -EINVAL if rows are missing or begin failed, -ENOSPC if the
+ * output was too small
+ */
+int vivi_jpeg_finish(void *scratch, size_t *bytesused);
+
+/**
+ * vivi_jpeg_gen_scratch_size() - bytes of scratch vivi_jpeg_gen() needs
+ * @width: the widest frame that will be encoded
+ *
+ * Return: the size in bytes
+ */
+size_t vivi_jpeg_gen_scratch_size(u32 width);
+
+/**
+ * vivi_jpeg_gen() - draw a frame with vivi_gen and encode it, band by band
+ * @s: pattern, controls and text, as for vivi_gen_fill()
+ * @frame: frame number, as for vivi_gen_fill()
+ * @width: in pixels
+ * @height: in lines
+ * @quality: VIVI_JPEG_QUALITY_MIN..VIVI_JPEG_QUALITY_MAX
+ * @out: where the JPEG goes
+ * @size: bytes at @out; never written past
+ * @bytesused: set to the size of the JPEG on success
+ * @scratch: vivi_jpeg_gen_scratch_size(@width) bytes, any alignment
+ *
+ * Return: 0, or the error of vivi_gen_fill() or of the encoder
+ */
+int vivi_jpeg_gen(const struct vivi_gen_settings *s, u32 frame, u32 width,
+		  u32 height, u32 quality, u8 *out, size_t size,
+		  size_t *bytesused, void *scratch);
+
+#endif
