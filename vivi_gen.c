@@ -53,6 +53,11 @@
 #define NSLOTS		4	/* template lines cached per plane */
 #define SCRATCH_ALIGN	64
 #define GLYPH_BYTES	32	/* 8 pixels of the widest format, XRGB32 */
+/*
+ * A template slot holds at least this many bytes, so that narrow lines are
+ * repeated in it and copied several at once: fewer, larger copies.
+ */
+#define SLOT_MIN	8192
 #define VIVI_CACHE_MAGIC	0x7669766967656e31ull	/* "vivigen1" */
 
 const char * const vivi_gen_pattern_names[VIVI_PAT_COUNT + 1] = {
@@ -219,6 +224,7 @@ struct vivi_cache {
 	u32 slot_a[3][NSLOTS];
 	u32 slot_b[3][NSLOTS];
 	u32 slot_used[3][NSLOTS];	/* 0 = empty, else last use (LRU) */
+	u32 slot_reps[3][NSLOTS];	/* copies of the line in the slot */
 	u32 tick[3];
 };
 
@@ -244,6 +250,7 @@ struct vivi_gen {
 	u32 idx_next;
 	struct vivi_cache *c;
 	u8 *slot[3][NSLOTS];
+	u32 slot_bytes[3];
 	/* per plane and row parity: 8 text pixels of each glyph row byte */
 	u8 (*glyph)[2][256][GLYPH_BYTES];
 };
@@ -289,10 +296,16 @@ static size_t vivi_idx_bytes(u32 w)
 	return ALIGN((size_t)w + 16, SCRATCH_ALIGN);
 }
 
-/* The widest plane line: XRGB32; packed 4:2:2 and chroma pairs need less. */
-static size_t vivi_slot_bytes(u32 w)
+/*
+ * A template slot of plane @pl: the widest line, XRGB32 (packed 4:2:2 needs
+ * less) in plane 0, a chroma line (at most w + 1 bytes) in the others.
+ */
+static size_t vivi_slot_bytes(u32 w, u32 pl)
 {
-	return ALIGN((size_t)w * 4 + 16, SCRATCH_ALIGN);
+	size_t line = pl ? vivi_idx_bytes(w) :
+		      ALIGN((size_t)w * 4 + 16, SCRATCH_ALIGN);
+
+	return max_t(size_t, line, SLOT_MIN);
 }
 
 static size_t vivi_aligned(size_t bytes)
@@ -309,8 +322,8 @@ size_t vivi_gen_scratch_size(u32 width)
 	       vivi_aligned(sizeof(struct vivi_gen)) +
 	       2 * vivi_aligned(sizeof(struct vivi_pal)) +
 	       vivi_aligned(3 * sizeof(u8[2][256][GLYPH_BYTES])) +
-	       3 * vivi_idx_bytes(w) + NSLOTS * vivi_slot_bytes(w) +
-	       2 * NSLOTS * vivi_idx_bytes(w);
+	       3 * vivi_idx_bytes(w) + NSLOTS * vivi_slot_bytes(w, 0) +
+	       2 * NSLOTS * vivi_slot_bytes(w, 1);
 }
 
 static u32 vivi_line_bytes(const struct plane_desc *pd, u32 w)
@@ -923,13 +936,13 @@ static u32 vivi_class_run(const struct vivi_gen *g, u32 y)
 }
 
 /*
- * The template of plane @pl's line keys (@ka, @kb), rendered on a miss
- * into the least recently used slot. The slots persist across calls (see
- * struct vivi_cache).
+ * The slot of plane @pl's line keys (@ka, @kb), rendered on a miss into
+ * the least recently used one. The slots persist across calls (see struct
+ * vivi_cache).
  */
-static const u8 *vivi_get_template(struct vivi_gen *g, u32 pl,
-				   const struct plane_desc *pd, u32 ka, u32 kb,
-				   u32 ya, u32 yb, u32 par)
+static u32 vivi_get_template(struct vivi_gen *g, u32 pl,
+			     const struct plane_desc *pd, u32 ka, u32 kb,
+			     u32 ya, u32 yb, u32 par)
 {
 	struct vivi_cache *c = g->c;
 	u32 *used = c->slot_used[pl];
@@ -941,7 +954,7 @@ static const u8 *vivi_get_template(struct vivi_gen *g, u32 pl,
 		if (used[i] && c->slot_a[pl][i] == ka &&
 		    c->slot_b[pl][i] == kb) {
 			used[i] = tick;
-			return g->slot[pl][i];
+			return i;
 		}
 		if (used[i] < used[lru])
 			lru = i;
@@ -951,9 +964,39 @@ static const u8 *vivi_get_template(struct vivi_gen *g, u32 pl,
 	vivi_convert(g->pal, pd, g->slot[pl][lru], a, b, par, g->w);
 	c->slot_a[pl][lru] = ka;
 	c->slot_b[pl][lru] = kb;
+	c->slot_reps[pl][lru] = 1;
 	/* a wrapped tick only makes a slot look empty: drawn again */
 	used[lru] = tick;
-	return g->slot[pl][lru];
+	return lru;
+}
+
+/*
+ * Copy slot @i of plane @pl into @n lines of @lb bytes from @line. Lines
+ * that follow each other in memory take several copies of the template at
+ * once, repeated in the slot on first need.
+ */
+static u8 *vivi_copy_run(struct vivi_gen *g, u32 pl, u32 i, u8 *line,
+			 u32 stride, u32 lb, u32 n)
+{
+	u32 *reps = &g->c->slot_reps[pl][i];
+	u32 want = min(n, g->slot_bytes[pl] / lb);
+	u8 *t = g->slot[pl][i];
+	u32 k;
+
+	if (stride != lb || n < 4 || want < 2) {
+		for (; n; n--, line += stride)
+			memcpy(line, t, lb);
+		return line;
+	}
+	for (; *reps < want; *reps += k) {
+		k = min(*reps, want - *reps);
+		memcpy(t + (size_t)*reps * lb, t, (size_t)k * lb);
+	}
+	for (; n; n -= k, line += (size_t)k * lb) {
+		k = min(n, *reps);
+		memcpy(line, t, (size_t)k * lb);
+	}
+	return line;
 }
 
 /* Noise: every row differs, so it is converted straight into the plane. */
@@ -1001,8 +1044,7 @@ static void vivi_fill_plane(struct vivi_gen *g, u32 pl, u8 *line, u32 stride)
 	bool flat = chroma && g->pal->flat_chroma;
 	u32 lb = vivi_line_bytes(pd, g->w);
 	u32 ph = sub ? DIV_ROUND_UP(g->h, 2) : g->h;
-	u32 r, n, ya, yb, ka, kb, par;
-	const u8 *t;
+	u32 r, n, ya, yb, ka, kb, par, i;
 
 	if (g->pattern == VIVI_PAT_NOISE && !flat) {
 		vivi_fill_direct(g, pd, line, stride, ph);
@@ -1019,10 +1061,9 @@ static void vivi_fill_plane(struct vivi_gen *g, u32 pl, u8 *line, u32 stride)
 			ka = vivi_row_class(g, ya);
 			kb = sub ? vivi_row_class(g, yb) : par;
 		}
-		t = vivi_get_template(g, pl, pd, ka, kb, ya, yb, par);
+		i = vivi_get_template(g, pl, pd, ka, kb, ya, yb, par);
 		n = vivi_line_run(g, pd, flat, r, ph);
-		for (ya = 0; ya < n; ya++, line += stride)
-			memcpy(line, t, lb);
+		line = vivi_copy_run(g, pl, i, line, stride, lb, n);
 	}
 }
 
@@ -1175,11 +1216,11 @@ static struct vivi_gen *vivi_carve_all(void *scratch, u32 w)
 	g->tmp = vivi_carve(&p, vivi_idx_bytes(w));
 	g->idx[0] = vivi_carve(&p, vivi_idx_bytes(w));
 	g->idx[1] = vivi_carve(&p, vivi_idx_bytes(w));
-	for (i = 0; i < NSLOTS; i++)
-		g->slot[0][i] = vivi_carve(&p, vivi_slot_bytes(w));
-	for (k = 1; k < 3; k++)
+	for (k = 0; k < 3; k++) {
+		g->slot_bytes[k] = vivi_slot_bytes(w, k);
 		for (i = 0; i < NSLOTS; i++)
-			g->slot[k][i] = vivi_carve(&p, vivi_idx_bytes(w));
+			g->slot[k][i] = vivi_carve(&p, g->slot_bytes[k]);
+	}
 	return g;
 }
 
