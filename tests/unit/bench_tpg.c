@@ -36,6 +36,7 @@
 
 #include "vivi_gen.h"
 #include "bench_tpg.h"
+#include "bench_util.h"
 
 #define BENCH_TPG_BEGIN	"<!-- bench_tpg: begin (make bench writes this section) -->"
 #define BENCH_TPG_END	"<!-- bench_tpg: end -->"
@@ -85,40 +86,6 @@ struct bench {
 	int planes;
 	u8 *plane[TPG_MAX_PLANES];
 };
-
-static u64 now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (u64)ts.tv_sec * 1000000000ull + ts.tv_nsec;
-}
-
-static int cmp_u64(const void *a, const void *b)
-{
-	u64 x = *(const u64 *)a, y = *(const u64 *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-static u64 median(u64 *v, int n)
-{
-	qsort(v, n, sizeof(*v), cmp_u64);
-	return v[n / 2];
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-static double median_d(double *v, int n)
-{
-	qsort(v, n, sizeof(*v), cmp_double);
-	return v[n / 2];
-}
 
 static void *xmalloc(size_t n)
 {
@@ -372,7 +339,7 @@ struct result {
 static void bench_case(const struct bcase *c, u32 w, u32 h, int repeats,
 		       struct result *r)
 {
-	static u64 t[M_N][MAX_REPEATS];
+	static double t[M_N][MAX_REPEATS];
 	static double q[R_N][MAX_REPEATS], tc[2][MAX_REPEATS];
 	struct bench b;
 	u32 n, k;
@@ -389,16 +356,16 @@ static void bench_case(const struct bcase *c, u32 w, u32 h, int repeats,
 			t0 = now_ns();
 			for (k = 0; k < n; k++)
 				run(&b, m);
-			t[m][i] = (now_ns() - t0) / n;
+			t[m][i] = (double)(now_ns() - t0) / n;
 		}
 	}
 	for (i = 0; i < repeats; i++) {
-		tc[0][i] = ((double)t[M_TPG_TEXT][i] - t[M_TPG][i]) / 1e3;
-		tc[1][i] = ((double)t[M_VIVI_TEXT][i] - t[M_VIVI][i]) / 1e3;
-		q[R_TEXT][i] = (double)t[M_VIVI_TEXT][i] / t[M_TPG_TEXT][i];
-		q[R_NOTEXT][i] = (double)t[M_VIVI][i] / t[M_TPG][i];
-		q[R_MEMSET][i] = (double)t[M_VIVI][i] / t[M_MEMSET][i];
-		q[R_FLOOR][i] = (double)t[M_MEMSET][i] / t[M_TPG_TEXT][i];
+		tc[0][i] = (t[M_TPG_TEXT][i] - t[M_TPG][i]) / 1e3;
+		tc[1][i] = (t[M_VIVI_TEXT][i] - t[M_VIVI][i]) / 1e3;
+		q[R_TEXT][i] = t[M_VIVI_TEXT][i] / t[M_TPG_TEXT][i];
+		q[R_NOTEXT][i] = t[M_VIVI][i] / t[M_TPG][i];
+		q[R_MEMSET][i] = t[M_VIVI][i] / t[M_MEMSET][i];
+		q[R_FLOOR][i] = t[M_MEMSET][i] / t[M_TPG_TEXT][i];
 		/* a text cost at or below zero is lost in the noise */
 		q[R_TEXT_COST][i] = tc[0][i] > 0 ? max(tc[1][i], 0.0) /
 						   tc[0][i] : 99;
@@ -409,9 +376,9 @@ static void bench_case(const struct bcase *c, u32 w, u32 h, int repeats,
 	for (m = 0; m < M_N; m++)
 		r->ms[m] = median(t[m], repeats) / 1e6;
 	for (m = 0; m < R_N; m++)
-		r->ratio[m] = median_d(q[m], repeats);
-	r->text_us[0] = median_d(tc[0], repeats);
-	r->text_us[1] = median_d(tc[1], repeats);
+		r->ratio[m] = median(q[m], repeats);
+	r->text_us[0] = median(tc[0], repeats);
+	r->text_us[1] = median(tc[1], repeats);
 	bench_free(&b);
 }
 
