@@ -15,10 +15,16 @@
  *    it covers (two rows for 4:2:0 chroma) and, for Bayer, of the row
  *    parity. It is rendered once into a template slot of the scratch area
  *    and memcpy'd into every line that repeats it, so that most of a frame
- *    costs what a memcpy of it costs. Noise rows skip the template and are
+ *    costs what a memcpy of it costs; lines back to back in memory take
+ *    several copies of it at once. Noise rows skip the template and are
  *    converted straight into the buffer.
  * 4. Text is drawn last, per plane, over the rows it covers, with its own
- *    fixed black/white palette, so it is neither adjusted nor mirrored.
+ *    fixed black/white palette, so it is neither adjusted nor mirrored:
+ *    each glyph row is looked up in a table of converted 8-pixel rows.
+ * 5. The palette, the templates and the glyph tables stay in the scratch
+ *    area for the next call, valid while their key (struct vivi_key; the
+ *    format for the glyphs) is unchanged: a still picture costs the copies
+ *    and the text.
  *
  * Layout notes: packed 4:2:2 lines are width * 2 bytes, so an odd width
  * ends with half a macropixel (the last Y' and the first chroma byte).

@@ -479,6 +479,19 @@ static int write_section(const char *path, FILE *tmp)
 	return 0;
 }
 
+/* The 1-minute load average: other jobs make the figures noisy. */
+static void read_loadavg(char *buf, size_t n)
+{
+	FILE *f = fopen("/proc/loadavg", "r");
+
+	snprintf(buf, n, "unknown");
+	if (f) {
+		if (fscanf(f, "%15s", buf) != 1)
+			snprintf(buf, n, "unknown");
+		fclose(f);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	struct result res[ARRAY_SIZE(cases) * ARRAY_SIZE(sizes)];
@@ -488,7 +501,7 @@ int main(int argc, char **argv)
 	cpu_set_t set;
 	FILE *tmp;
 	time_t now = time(NULL);
-	char date[32];
+	char date[32], loadavg[16];
 
 	while ((opt = getopt(argc, argv, "r:o:p")) != -1) {
 		if (opt == 'p')
@@ -518,14 +531,16 @@ int main(int argc, char **argv)
 			bench_case(&cases[c], sizes[z][0], sizes[z][1],
 				   repeats, &res[nres++]);
 
+	read_loadavg(loadavg, sizeof(loadavg));
 	tmp = tmpfile();
 	if (!tmp) {
 		perror("tmpfile");
 		return 2;
 	}
 	strftime(date, sizeof(date), "%Y-%m-%dT%H:%MZ", gmtime(&now));
-	fprintf(tmp, "\n## Userspace, real CPU: vivi_gen against v4l2-tpg (`make bench`)\n\n");
-	fprintf(tmp, "Run %s on %ld CPUs. ", date, sysconf(_SC_NPROCESSORS_ONLN));
+	fprintf(tmp, "\n### The latest run\n\n");
+	fprintf(tmp, "Run %s on %ld CPUs, load average %s at the start. ",
+		date, sysconf(_SC_NPROCESSORS_ONLN), loadavg);
 	print_table(tmp, res, nres, repeats, cpu);
 	print_targets(tmp, res, nres);
 	fputc('\n', tmp);
