@@ -15,10 +15,16 @@
  *    it covers (two rows for 4:2:0 chroma) and, for Bayer, of the row
  *    parity. It is rendered once into a template slot of the scratch area
  *    and memcpy'd into every line that repeats it, so that most of a frame
- *    costs what a memcpy of it costs. Noise rows skip the template and are
+ *    costs what a memcpy of it costs; lines back to back in memory take
+ *    several copies of it at once. Noise rows skip the template and are
  *    converted straight into the buffer.
  * 4. Text is drawn last, per plane, over the rows it covers, with its own
- *    fixed black/white palette, so it is neither adjusted nor mirrored.
+ *    fixed black/white palette, so it is neither adjusted nor mirrored:
+ *    each glyph row is looked up in a table of converted 8-pixel rows.
+ * 5. The palette, the templates and the glyph tables stay in the scratch
+ *    area for the next call, valid while their key (struct vivi_key; the
+ *    format for the glyphs) is unchanged: a still picture costs the copies
+ *    and the text.
  *
  * Layout notes: packed 4:2:2 lines are width * 2 bytes, so an odd width
  * ends with half a macropixel (the last Y' and the first chroma byte).
@@ -52,6 +58,13 @@
 
 #define NSLOTS		4	/* template lines cached per plane */
 #define SCRATCH_ALIGN	64
+#define GLYPH_BYTES	32	/* 8 pixels of the widest format, XRGB32 */
+/*
+ * A template slot holds at least this many bytes, so that narrow lines are
+ * repeated in it and copied several at once: fewer, larger copies.
+ */
+#define SLOT_MIN	8192
+#define VIVI_CACHE_MAGIC	0x7669766967656e31ull	/* "vivigen1" */
 
 const char * const vivi_gen_pattern_names[VIVI_PAT_COUNT + 1] = {
 	"75% Color Bars",
@@ -181,6 +194,46 @@ struct vivi_adj {
 	s32 ss;
 };
 
+/*
+ * Everything the palette and the template lines of a frame depend on. Equal
+ * keys draw equal templates, so they are kept in the scratch area across
+ * calls.
+ */
+struct vivi_key {
+	u32 fourcc;
+	u32 w;
+	u32 h;
+	u32 pattern;
+	s32 brightness;
+	s32 contrast;
+	s32 saturation;
+	s32 hue;
+	u32 hflip;
+	u32 vflip;
+	u32 shift;
+	u32 box_x;
+	u32 box_y;
+	u32 box_side;
+	u32 noise_frame;	/* noise lines differ per frame */
+};
+
+/*
+ * What survives between calls, at the start of the scratch area: valid
+ * only with the magic, so that any initial contents are safe. The slots
+ * and the palette hold what @key drew; the text palette and glyph tables
+ * what format @text_fourcc drew (0: none yet).
+ */
+struct vivi_cache {
+	u64 magic;
+	struct vivi_key key;
+	u32 text_fourcc;
+	u32 slot_a[3][NSLOTS];
+	u32 slot_b[3][NSLOTS];
+	u32 slot_used[3][NSLOTS];	/* 0 = empty, else last use (LRU) */
+	u32 slot_reps[3][NSLOTS];	/* copies of the line in the slot */
+	u32 tick[3];
+};
+
 struct vivi_gen {
 	const struct fmt_desc *fd;
 	const struct vivi_gen_settings *s;
@@ -203,10 +256,11 @@ struct vivi_gen {
 	u32 idx_cls[2];
 	bool idx_ok[2];
 	u32 idx_next;
-	u8 *slot[NSLOTS];
-	u32 slot_a[NSLOTS];
-	u32 slot_b[NSLOTS];
-	u32 slot_used[NSLOTS];	/* 0 = empty, else last use (LRU) */
+	struct vivi_cache *c;
+	u8 *slot[3][NSLOTS];
+	u32 slot_bytes[3];
+	/* per plane and row parity: 8 text pixels of each glyph row byte */
+	u8 (*glyph)[2][256][GLYPH_BYTES];
 };
 
 /* sin(0..90 degrees) * 16384 */
@@ -250,10 +304,16 @@ static size_t vivi_idx_bytes(u32 w)
 	return ALIGN((size_t)w + 16, SCRATCH_ALIGN);
 }
 
-/* The widest plane line: XRGB32; packed 4:2:2 and chroma pairs need less. */
-static size_t vivi_slot_bytes(u32 w)
+/*
+ * A template slot of plane @pl: the widest line, XRGB32 (packed 4:2:2 needs
+ * less) in plane 0, a chroma line (at most w + 1 bytes) in the others.
+ */
+static size_t vivi_slot_bytes(u32 w, u32 pl)
 {
-	return ALIGN((size_t)w * 4 + 16, SCRATCH_ALIGN);
+	size_t line = pl ? vivi_idx_bytes(w) :
+		      ALIGN((size_t)w * 4 + 16, SCRATCH_ALIGN);
+
+	return max_t(size_t, line, SLOT_MIN);
 }
 
 static size_t vivi_aligned(size_t bytes)
@@ -266,9 +326,12 @@ size_t vivi_gen_scratch_size(u32 width)
 {
 	u32 w = clamp_t(u32, width, 1, VIVI_GEN_MAX_DIM);
 
-	return SCRATCH_ALIGN + vivi_aligned(sizeof(struct vivi_gen)) +
+	return SCRATCH_ALIGN + vivi_aligned(sizeof(struct vivi_cache)) +
+	       vivi_aligned(sizeof(struct vivi_gen)) +
 	       2 * vivi_aligned(sizeof(struct vivi_pal)) +
-	       3 * vivi_idx_bytes(w) + NSLOTS * vivi_slot_bytes(w);
+	       vivi_aligned(3 * sizeof(u8[2][256][GLYPH_BYTES])) +
+	       3 * vivi_idx_bytes(w) + NSLOTS * vivi_slot_bytes(w, 0) +
+	       2 * NSLOTS * vivi_slot_bytes(w, 1);
 }
 
 static u32 vivi_line_bytes(const struct plane_desc *pd, u32 w)
@@ -853,6 +916,115 @@ static void vivi_convert(const struct vivi_pal *p, const struct plane_desc *pd,
 
 /* ---- planes --------------------------------------------------------- */
 
+/*
+ * Rows y.. sharing the row class of @y (at least 1): the loops below copy
+ * one template over the whole run without asking again.
+ */
+static u32 vivi_class_run(const struct vivi_gen *g, u32 y)
+{
+	u32 yp = g->vflip ? g->h - 1 - y : y;
+	u32 lo, hi;
+
+	switch (g->pattern) {
+	case VIVI_PAT_BARS_BOX:
+		lo = g->vflip ? g->h - g->box_y - g->box_side : g->box_y;
+		hi = lo + g->box_side;
+		if (y < lo)
+			return lo - y;
+		return y < hi ? hi - y : g->h - y;
+	case VIVI_PAT_CHECKER:
+		return min(g->vflip ? (yp & 15) + 1 : 16 - (yp & 15),
+			   g->h - y);
+	case VIVI_PAT_VRAMP:
+	case VIVI_PAT_NOISE:
+		return 1;
+	default:
+		return g->h - y;
+	}
+}
+
+/*
+ * The slot of plane @pl's line keys (@ka, @kb), rendered on a miss into
+ * the least recently used one. The slots persist across calls (see struct
+ * vivi_cache).
+ */
+static u32 vivi_get_template(struct vivi_gen *g, u32 pl,
+			     const struct plane_desc *pd, u32 ka, u32 kb,
+			     u32 ya, u32 yb, u32 par)
+{
+	struct vivi_cache *c = g->c;
+	u32 *used = c->slot_used[pl];
+	u32 tick = ++c->tick[pl];
+	const u8 *a, *b;
+	u32 i, lru = 0;
+
+	for (i = 0; i < NSLOTS; i++) {
+		if (used[i] && c->slot_a[pl][i] == ka &&
+		    c->slot_b[pl][i] == kb) {
+			used[i] = tick;
+			return i;
+		}
+		if (used[i] < used[lru])
+			lru = i;
+	}
+	a = vivi_get_index(g, vivi_row_class(g, ya), NULL);
+	b = ya == yb ? a : vivi_get_index(g, vivi_row_class(g, yb), a);
+	vivi_convert(g->pal, pd, g->slot[pl][lru], a, b, par, g->w);
+	c->slot_a[pl][lru] = ka;
+	c->slot_b[pl][lru] = kb;
+	c->slot_reps[pl][lru] = 1;
+	/* a wrapped tick only makes a slot look empty: drawn again */
+	used[lru] = tick;
+	return lru;
+}
+
+/*
+ * Copy slot @i of plane @pl into @n lines of @lb bytes from @line. Lines
+ * that follow each other in memory take several copies of the template at
+ * once, repeated in the slot on first need.
+ */
+static u8 *vivi_copy_run(struct vivi_gen *g, u32 pl, u32 i, u8 *line,
+			 u32 stride, u32 lb, u32 n)
+{
+	u32 *reps = &g->c->slot_reps[pl][i];
+	u32 want = min(n, g->slot_bytes[pl] / lb);
+	u8 *t = g->slot[pl][i];
+	u32 k;
+
+	if (stride != lb || n < 4 || want < 2) {
+		for (; n; n--, line += stride)
+			memcpy(line, t, lb);
+		return line;
+	}
+	for (; *reps < want; *reps += k) {
+		k = min(*reps, want - *reps);
+		memcpy(t + (size_t)*reps * lb, t, (size_t)k * lb);
+	}
+	for (; n; n -= k, line += (size_t)k * lb) {
+		k = min(n, *reps);
+		memcpy(line, t, (size_t)k * lb);
+	}
+	return line;
+}
+
+/* Noise: every row differs, so it is converted straight into the plane. */
+static void vivi_fill_direct(struct vivi_gen *g, const struct plane_desc *pd,
+			     u8 *line, u32 stride, u32 r, u32 r1)
+{
+	bool sub = pd->vsub == 2;
+	u32 ya, yb;
+	const u8 *a, *b;
+
+	for (; r < r1; r++, line += stride) {
+		ya = sub ? 2 * r : r;
+		yb = sub ? min(ya + 1, g->h - 1) : ya;
+		a = vivi_get_index(g, vivi_row_class(g, ya), NULL);
+		b = ya == yb ? a : vivi_get_index(g, vivi_row_class(g, yb), a);
+		vivi_convert(g->pal, pd, line, a, b,
+			     pd->type == PT_BAYER ? r & 1 : 0, g->w);
+	}
+}
+
 /* The plane lines [*r0, *r1) that cover the band; plane line *r0 is first. */
 static void vivi_band_rows(const struct vivi_gen *g,
 			   const struct plane_desc *pd, u32 *r0, u32 *r1)
@@ -861,57 +1033,44 @@ static void vivi_band_rows(const struct vivi_gen *g,
 	*r1 = pd->vsub == 2 ? DIV_ROUND_UP(g->y1, 2) : g->y1;
 }
 
-/* The template of plane line keys (@ka, @kb), rendered on a miss. */
-static const u8 *vivi_get_template(struct vivi_gen *g,
-				   const struct plane_desc *pd, u32 ka, u32 kb,
-				   u32 ya, u32 yb, u32 par, u32 tick)
+/* Plane lines from plane line @r on that repeat the template of line @r. */
+static u32 vivi_line_run(struct vivi_gen *g, const struct plane_desc *pd,
+			 bool flat, u32 r, u32 ph)
 {
-	const u8 *a, *b;
-	u32 i, lru = 0;
+	u32 run;
 
-	for (i = 0; i < NSLOTS; i++) {
-		if (g->slot_used[i] && g->slot_a[i] == ka &&
-		    g->slot_b[i] == kb) {
-			g->slot_used[i] = tick;
-			return g->slot[i];
-		}
-		if (g->slot_used[i] < g->slot_used[lru])
-			lru = i;
-	}
-	a = vivi_get_index(g, vivi_row_class(g, ya), NULL);
-	b = ya == yb ? a : vivi_get_index(g, vivi_row_class(g, yb), a);
-	vivi_convert(g->pal, pd, g->slot[lru], a, b, par, g->w);
-	g->slot_a[lru] = ka;
-	g->slot_b[lru] = kb;
-	g->slot_used[lru] = tick;
-	return g->slot[lru];
+	if (flat)
+		return ph - r;
+	if (pd->type == PT_BAYER)
+		return 1;
+	if (pd->vsub != 2)
+		return vivi_class_run(g, r);
+	/* chroma line r covers picture rows 2r and 2r + 1 (if any) */
+	run = vivi_class_run(g, 2 * r);
+	if (2 * r + run == g->h)
+		return DIV_ROUND_UP(run, 2);
+	return max(run / 2, 1u);
 }
 
-static void vivi_fill_plane(struct vivi_gen *g, const struct plane_desc *pd,
-			    u8 *line, u32 stride)
+static void vivi_fill_plane(struct vivi_gen *g, u32 pl, u8 *line, u32 stride)
 {
+	const struct plane_desc *pd = &g->fd->pl[pl];
 	bool sub = pd->vsub == 2;
 	bool chroma = pd->type == PT_CHROMA || pd->type == PT_CHROMA2;
 	bool flat = chroma && g->pal->flat_chroma;
-	bool direct = g->pattern == VIVI_PAT_NOISE && !flat;
 	u32 lb = vivi_line_bytes(pd, g->w);
-	u32 r, r1, ya, yb, ka, kb, par;
-	const u8 *a, *b;
+	u32 ph = sub ? DIV_ROUND_UP(g->h, 2) : g->h;
+	u32 r, r1, n, ya, yb, ka, kb, par, i;
 
-	memset(g->slot_used, 0, sizeof(g->slot_used));
 	vivi_band_rows(g, pd, &r, &r1);
-	for (; r < r1; r++, line += stride) {
+	if (g->pattern == VIVI_PAT_NOISE && !flat) {
+		vivi_fill_direct(g, pd, line, stride, r, r1);
+		return;
+	}
+	for (; r < r1; r += n) {
 		ya = sub ? 2 * r : r;
 		yb = sub ? min(ya + 1, g->h - 1) : ya;
 		par = pd->type == PT_BAYER ? r & 1 : 0;
-		if (direct) {
-			/* every row differs: no template */
-			a = vivi_get_index(g, vivi_row_class(g, ya), NULL);
-			b = ya == yb ? a :
-			    vivi_get_index(g, vivi_row_class(g, yb), a);
-			vivi_convert(g->pal, pd, line, a, b, par, g->w);
-			continue;
-		}
 		if (flat) {
 			ka = 0;
 			kb = 0;
@@ -919,22 +1078,68 @@ static void vivi_fill_plane(struct vivi_gen *g, const struct plane_desc *pd,
 			ka = vivi_row_class(g, ya);
 			kb = sub ? vivi_row_class(g, yb) : par;
 		}
-		memcpy(line, vivi_get_template(g, pd, ka, kb, ya, yb, par,
-					       r + 1), lb);
+		i = vivi_get_template(g, pl, pd, ka, kb, ya, yb, par);
+		n = min(vivi_line_run(g, pd, flat, r, ph), r1 - r);
+		line = vivi_copy_run(g, pl, i, line, stride, lb, n);
+	}
+}
+
+/* The glyph tables of every plane, from the text palette */
+static void vivi_glyph_build(struct vivi_gen *g)
+{
+	const struct plane_desc *pd;
+	u32 i, par, b, j;
+	u8 px[8];
+
+	for (i = 0; i < g->fd->nplanes; i++) {
+		pd = &g->fd->pl[i];
+		for (par = 0; par < 2; par++)
+			for (b = 0; b < 256; b++) {
+				for (j = 0; j < 8; j++)
+					px[j] = (b >> (7 - j)) & 1;
+				vivi_convert(g->tpal, pd, g->glyph[i][par][b],
+					     px, px, par, 8);
+			}
+	}
+}
+
+/* One glyph row: @n bytes, one of the sizes vivi_line_bytes(pd, 8) has */
+static inline void vivi_put_glyph(u8 *d, const u8 *src, u32 n)
+{
+	switch (n) {
+	case 4:
+		memcpy(d, src, 4);
+		break;
+	case 8:
+		memcpy(d, src, 8);
+		break;
+	case 16:
+		memcpy(d, src, 16);
+		break;
+	case 24:
+		memcpy(d, src, 24);
+		break;
+	default:
+		memcpy(d, src, 32);
+		break;
 	}
 }
 
 /*
  * Text: whole 8x16 glyphs that fit, white on black, from the fixed text
- * palette; chroma lines are converted too, which makes them neutral.
+ * palette; chroma lines are converted too, which makes them neutral. A
+ * glyph starts at an even x and spans whole pixel pairs, so each of its
+ * rows is a lookup in the plane's glyph table (vivi_glyph_build()).
  */
-static void vivi_draw_text(struct vivi_gen *g, const struct plane_desc *pd,
-			   u8 *plane, u32 stride)
+static void vivi_draw_text(struct vivi_gen *g, u32 pl, u8 *plane, u32 stride)
 {
+	const struct plane_desc *pd = &g->fd->pl[pl];
+	u32 gb = vivi_line_bytes(pd, 8);
 	const u8 *font = g->s->font;
+	const u8 *glyph;
 	const char *str;
-	u32 i, n, k, j, row, y0, y, nfit, r0, r1;
-	u8 bits;
+	u32 i, n, k, row, y0, y, nfit, r0, r1;
+	u8 *d;
 
 	if (!font || g->w < 16 + 8)
 		return;
@@ -958,15 +1163,12 @@ static void vivi_draw_text(struct vivi_gen *g, const struct plane_desc *pd,
 			}
 			if (y < r0 || y >= r1)
 				continue;
-			for (k = 0; k < n; k++) {
-				bits = font[(u8)str[k] * 16 + row];
-				for (j = 0; j < 8; j++, bits <<= 1)
-					g->tmp[k * 8 + j] = bits >> 7;
-			}
-			vivi_convert(g->tpal, pd,
-				     plane + (size_t)(y - r0) * stride +
-				     vivi_x_offset(pd, 16),
-				     g->tmp, g->tmp, y & 1, n * 8);
+			d = plane + (size_t)(y - r0) * stride +
+			    vivi_x_offset(pd, 16);
+			glyph = g->glyph[pl][y & 1][0];
+			for (k = 0; k < n; k++, d += gb)
+				vivi_put_glyph(d, glyph + GLYPH_BYTES *
+					       font[(u8)str[k] * 16 + row], gb);
 		}
 	}
 }
@@ -991,6 +1193,95 @@ static u8 *vivi_carve(u8 **p, size_t bytes)
 	return r;
 }
 
+/* The key of what @g draws, zero-padded so that it compares as bytes */
+static void vivi_key_of(const struct vivi_gen *g, struct vivi_key *k)
+{
+	const struct vivi_gen_settings *s = g->s;
+
+	memset(k, 0, sizeof(*k));
+	k->fourcc = g->fd->fourcc;
+	k->w = g->w;
+	k->h = g->h;
+	k->pattern = g->pattern;
+	k->brightness = s->brightness;
+	k->contrast = s->contrast;
+	k->saturation = s->saturation;
+	k->hue = s->hue;
+	k->hflip = g->hflip;
+	k->vflip = g->vflip;
+	k->shift = g->shift;
+	k->box_x = g->box_x;
+	k->box_y = g->box_y;
+	k->box_side = g->box_side;
+	k->noise_frame = g->pattern == VIVI_PAT_NOISE ? g->frame : 0;
+}
+
+/* Carve the scratch area; everything after the cache is laid out by @w. */
+static struct vivi_gen *vivi_carve_all(void *scratch, u32 w)
+{
+	struct vivi_cache *c;
+	struct vivi_gen *g;
+	u32 i, k;
+	u8 *p;
+
+	p = PTR_ALIGN((u8 *)scratch, SCRATCH_ALIGN);
+	c = (struct vivi_cache *)vivi_carve(&p, sizeof(*c));
+	/* the per-call state lives in the scratch area too: a small stack */
+	g = (struct vivi_gen *)vivi_carve(&p, sizeof(*g));
+	memset(g, 0, sizeof(*g));
+	g->c = c;
+	g->pal = (struct vivi_pal *)vivi_carve(&p, sizeof(*g->pal));
+	g->tpal = (struct vivi_pal *)vivi_carve(&p, sizeof(*g->tpal));
+	g->glyph = (u8 (*)[2][256][GLYPH_BYTES])
+		   vivi_carve(&p, 3 * sizeof(*g->glyph));
+	g->tmp = vivi_carve(&p, vivi_idx_bytes(w));
+	g->idx[0] = vivi_carve(&p, vivi_idx_bytes(w));
+	g->idx[1] = vivi_carve(&p, vivi_idx_bytes(w));
+	for (k = 0; k < 3; k++) {
+		g->slot_bytes[k] = vivi_slot_bytes(w, k);
+		for (i = 0; i < NSLOTS; i++)
+			g->slot[k][i] = vivi_carve(&p, g->slot_bytes[k]);
+	}
+	return g;
+}
+
+/*
+ * Reuse what the scratch area holds from the last call if it was drawn
+ * for the same key; else draw the palette again and forget the templates.
+ */
+static void vivi_cache_update(struct vivi_gen *g)
+{
+	static const u8 black[3], white[3] = { 255, 255, 255 };
+	struct vivi_cache *c = g->c;
+	struct vivi_adj adj;
+	struct vivi_key k;
+
+	vivi_key_of(g, &k);
+	if (c->magic != VIVI_CACHE_MAGIC) {
+		memset(c, 0, sizeof(*c));
+	} else if (!memcmp(&c->key, &k, sizeof(k))) {
+		if (!g->s->font || c->text_fourcc == k.fourcc)
+			return;
+	}
+	/* invalid until everything below is drawn for the new key */
+	c->magic = 0;
+	if (memcmp(&c->key, &k, sizeof(k))) {
+		memset(c->slot_used, 0, sizeof(c->slot_used));
+		c->key = k;
+		vivi_adj_init(&adj, g->s);
+		vivi_pal_build(g, &adj);
+	}
+	if (g->s->font && c->text_fourcc != k.fourcc) {
+		memset(&adj, 0, sizeof(adj));
+		vivi_pal_set(g->tpal, g->fd, &adj, 0, black);
+		vivi_pal_set(g->tpal, g->fd, &adj, 1, white);
+		vivi_pal_done(g->tpal, g->fd, 2);
+		vivi_glyph_build(g);
+		c->text_fourcc = k.fourcc;
+	}
+	c->magic = VIVI_CACHE_MAGIC;
+}
+
 /* The band lies in the frame, and 4:2:0 chroma lines start with it. */
 static bool vivi_band_ok(const struct vivi_gen_frame *f,
 			 const struct fmt_desc *fd)
@@ -1006,12 +1297,9 @@ static bool vivi_band_ok(const struct vivi_gen_frame *f,
 int vivi_gen_fill(const struct vivi_gen_frame *f,
 		  const struct vivi_gen_settings *s, u32 frame, void *scratch)
 {
-	static const u8 black[3], white[3] = { 255, 255, 255 };
 	const struct fmt_desc *fd;
-	struct vivi_adj adj;
 	struct vivi_gen *g;
 	u32 i, w, h, side;
-	u8 *p;
 
 	if (!f || !s || !scratch)
 		return -EINVAL;
@@ -1028,18 +1316,7 @@ int vivi_gen_fill(const struct vivi_gen_frame *f,
 	if (!vivi_band_ok(f, fd))
 		return -EINVAL;
 
-	/* the state lives in the scratch area too, to keep the stack small */
-	p = PTR_ALIGN((u8 *)scratch, SCRATCH_ALIGN);
-	g = (struct vivi_gen *)vivi_carve(&p, sizeof(*g));
-	memset(g, 0, sizeof(*g));
-	g->pal = (struct vivi_pal *)vivi_carve(&p, sizeof(*g->pal));
-	g->tpal = (struct vivi_pal *)vivi_carve(&p, sizeof(*g->tpal));
-	g->tmp = vivi_carve(&p, vivi_idx_bytes(w));
-	g->idx[0] = vivi_carve(&p, vivi_idx_bytes(w));
-	g->idx[1] = vivi_carve(&p, vivi_idx_bytes(w));
-	for (i = 0; i < NSLOTS; i++)
-		g->slot[i] = vivi_carve(&p, vivi_slot_bytes(w));
-
+	g = vivi_carve_all(scratch, w);
 	g->fd = fd;
 	g->s = s;
 	g->w = w;
@@ -1056,19 +1333,11 @@ int vivi_gen_fill(const struct vivi_gen_frame *f,
 	g->box_side = min(max(side / 8, 2u), side);
 	g->box_x = vivi_bounce(frame, s->motion_speed, w - g->box_side);
 	g->box_y = vivi_bounce(frame, s->motion_speed, h - g->box_side);
-
-	vivi_adj_init(&adj, s);
-	vivi_pal_build(g, &adj);
-	if (s->font) {
-		adj.on = false;
-		vivi_pal_set(g->tpal, fd, &adj, 0, black);
-		vivi_pal_set(g->tpal, fd, &adj, 1, white);
-		vivi_pal_done(g->tpal, fd, 2);
-	}
+	vivi_cache_update(g);
 
 	for (i = 0; i < fd->nplanes; i++) {
-		vivi_fill_plane(g, &fd->pl[i], f->plane[i], f->stride[i]);
-		vivi_draw_text(g, &fd->pl[i], f->plane[i], f->stride[i]);
+		vivi_fill_plane(g, i, f->plane[i], f->stride[i]);
+		vivi_draw_text(g, i, f->plane[i], f->stride[i]);
 	}
 	return 0;
 }

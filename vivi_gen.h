@@ -4,8 +4,9 @@
  *
  * No locks, no allocation, no printk: the caller hands over the planes,
  * strides, format, size, frame number and settings, plus a scratch area of
- * vivi_gen_scratch_size() bytes. The same source builds in userspace for
- * unit tests and benchmarks (see tests/shim).
+ * vivi_gen_scratch_size() bytes, in which the generator keeps what the next
+ * frame can reuse. The same source builds in userspace for unit tests and
+ * benchmarks (see tests/shim).
  */
 #ifndef _VIVI_GEN_H_
 #define _VIVI_GEN_H_
@@ -140,7 +141,11 @@ size_t vivi_gen_scratch_size(u32 width);
  * @f: format, size and planes
  * @s: pattern, controls and text
  * @frame: frame number; drives motion and seeds the noise
- * @scratch: vivi_gen_scratch_size(@f->width) bytes, any alignment
+ * @scratch: vivi_gen_scratch_size(@f->width) bytes, any alignment, any
+ *	initial contents. It also keeps the palette, template lines and text
+ *	glyphs of the last call, reused while what they depend on is
+ *	unchanged: pass the same area for the frames of one stream, and never
+ *	to two calls at once.
  *
  * Return: 0, or -EINVAL if the format is unknown, a size is zero, a needed
  * plane is NULL, a stride is too small for @f->width or the band does not

@@ -16,28 +16,8 @@
 
 #include <linux/kernel.h>
 
+#include "bench_util.h"
 #include "tfmt.h"
-
-static u64 now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (u64)ts.tv_sec * 1000000000ull + ts.tv_nsec;
-}
-
-static int cmp_u64(const void *a, const void *b)
-{
-	u64 x = *(const u64 *)a, y = *(const u64 *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-static u64 median(u64 *v, int n)
-{
-	qsort(v, n, sizeof(*v), cmp_u64);
-	return v[n / 2];
-}
 
 static const struct {
 	u32 pattern;
@@ -85,7 +65,8 @@ static void time_both(const struct vivi_gen_frame *f, u32 pattern, int runs,
 		      void *scratch, struct mc_bufs *m, u64 *gen, u64 *mc)
 {
 	struct vivi_gen_settings s;
-	u64 tg[64], tm[64], t0;
+	double tg[64], tm[64];
+	u64 t0;
 	int r;
 
 	tset_default(&s, pattern);

@@ -1272,6 +1272,93 @@ static void test_text(void)
 	}
 }
 
+/* ---- reuse of the scratch area ------------------------------------ */
+
+/*
+ * Frame @frame drawn into a scratch area that earlier calls used, against
+ * the same frame from a fresh one: what the generator keeps there between
+ * calls must never show.
+ */
+static void check_reuse(const struct tfmt *tf, u32 w, u32 h,
+			const struct vivi_gen_settings *s, u32 frame,
+			u8 *scratch)
+{
+	struct vivi_gen_frame f;
+	struct tbuf a, b;
+	int ret;
+
+	/*
+	 * odd frames: lines back to back, which are copied several at once,
+	 * against padded ones, which are copied one by one
+	 */
+	tbuf_alloc(&a, tf, w, h, frame & 1 ? 0 : 3);
+	tbuf_alloc(&b, tf, w, h, 3);
+	tbuf_fill(&a, 0x5a);
+	tbuf_fill(&b, 0x5a);
+	tbuf_frame(&a, &f);
+	ret = vivi_gen_fill(&f, s, frame, scratch);
+	if (ret || tgen(&b, s, frame))
+		tfail("%s %ux%u: fill returned %d", tf->name, w, h, ret);
+	else if (!tbuf_equal(&a, &b))
+		tfail("%s %ux%u pattern %u frame %u: reused scratch draws another picture",
+		      tf->name, w, h, s->pattern, frame);
+	tbuf_free(&a);
+	tbuf_free(&b);
+}
+
+static void test_reuse(void)
+{
+	static const u32 sizes[][2] = { { 64, 48 }, { 37, 29 }, { 160, 120 } };
+	static const u32 frames[] = { 0, 0, 1, 1, 6, 6 };
+	static const char *const other[VIVI_GEN_TEXT_LINES] = {
+		"012", "Hi!", NULL, "zz",
+	};
+	size_t n = vivi_gen_scratch_size(160);
+	u8 *scratch = malloc(n);
+	struct vivi_gen_settings s;
+	unsigned int i, z, p, k;
+
+	if (!scratch) {
+		perror("malloc");
+		exit(2);
+	}
+	/* a scratch area starts with any contents */
+	memset(scratch, 0xff, n);
+	for (i = 0; i < (unsigned int)ntfmts; i++) {
+		const struct tfmt *tf = &tfmts[i];
+
+		for (z = 0; z < ARRAY_SIZE(sizes); z++)
+			for (p = 0; p < VIVI_PAT_COUNT; p++)
+				for (k = 0; k < ARRAY_SIZE(frames); k++) {
+					tset_default(&s, p);
+					s.motion_speed = z;
+					s.hflip = p & 1;
+					s.vflip = k & 2;
+					if (k >= 2)
+						set_text(&s, tfont);
+					if (k >= 4)
+						memcpy(s.text, other,
+						       sizeof(other));
+					if (k == 5)
+						s.brightness = 90;
+					check_reuse(tf, sizes[z][0],
+						    sizes[z][1], &s, frames[k],
+						    scratch);
+				}
+		tdone("reuse/%s", tf->name);
+	}
+	/* the format changes on every call, the rest stays */
+	for (p = 0; p < VIVI_PAT_COUNT; p++) {
+		for (i = 0; i < 2 * (unsigned int)ntfmts; i++) {
+			tset_default(&s, p);
+			set_text(&s, tfont);
+			check_reuse(&tfmts[i / 2], 64, 48, &s, 2, scratch);
+		}
+	}
+	tdone("reuse/format changes");
+	free(scratch);
+}
+
 /* ---- large frames --------------------------------------------------- */
 
 static void test_large(void)
@@ -1398,6 +1485,7 @@ int main(int argc, char **argv)
 	test_noise();
 	test_motion();
 	test_text();
+	test_reuse();
 	test_large();
 	return n_failed ? 1 : 0;
 }
