@@ -37,13 +37,16 @@ root_of() {
 	esac
 }
 
-# in_root ROOT CMD...: CMD in ROOT (chroot), or here if ROOT is empty
+# in_root ROOT CMD...: CMD in ROOT (chroot, with /proc: objtool reads it),
+# or here if ROOT is empty. The proc mount lives in a mount namespace of
+# its own, which goes away with CMD.
 in_root() {
 	local r=$1
 	shift
 	if [ -n "$r" ]; then
-		chroot "$r" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin \
-			LANG=C "$@"
+		unshare -m --propagation private sh -c \
+			'mount -t proc proc "$0/proc" && exec chroot "$0" "$@"' "$r" \
+			/usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin LANG=C "$@"
 	else
 		"$@"
 	fi
