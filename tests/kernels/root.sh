@@ -42,9 +42,11 @@ bootstrap() {
 	local new=$root.new
 	rm -rf "$new"
 	echo "kernels: $suite: debootstrap --variant=minbase (log $log)" >&2
-	debootstrap --variant=minbase --include="$(IFS=,; echo "${pkgs[*]}")" \
-		"$suite" "$new" "$mirror" >>"$log" 2>&1 ||
+	if ! debootstrap --variant=minbase --include="$(IFS=,; echo "${pkgs[*]}")" \
+		"$suite" "$new" "$mirror" >>"$log" 2>&1; then
+		rm -rf "$new"
 		fail "debootstrap of $suite failed: $(tail -n 1 "$log")"
+	fi
 	# no daemons started by package scripts in the root
 	printf '#!/bin/sh\nexit 101\n' >"$new/usr/sbin/policy-rc.d"
 	chmod 755 "$new/usr/sbin/policy-rc.d"

@@ -61,8 +61,10 @@ kernel() {
 	if [ -z "$r" ]; then
 		k=$KVER
 	elif ! k=$(tests/kernels/root.sh "${r##*/}" "$s"); then
-		# root.sh printed the FAIL line
-		ROW="| $s | - | - | - | FAIL: root or kernel, see $roots/${r##*/}.log |"
+		# root.sh's FAIL line
+		echo "$k"
+		ROW="| $s | - | - | - | FAIL: ${k#FAIL: kernels: "$s": } |"
+		ROW=${ROW//$'\n'/ }
 		return
 	fi
 	# (the build link is absolute: look at it from inside the root)
