@@ -54,7 +54,7 @@ in_root() {
 
 # kernel SUITE: build, install and boot the suite's newest kernel; sets ROW
 kernel() {
-	local s=$1 r k g cc tool log res vmout t0
+	local s=$1 r k g cc tool log vmout t0
 	r=$(root_of "$s")
 	t0=$(date +%s)
 	ROW="| $s | - | - | - |"
