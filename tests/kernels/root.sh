@@ -22,8 +22,10 @@ mirror=http://deb.debian.org/debian
 root=$roots/$suite
 log=$roots/$suite.log
 # the root's packages: what the strict build, the guest stage
-# (tests/guest/check-kernel.sh) and pattern.py need
-pkgs=(gcc make kmod sparse libc6-dev bc v4l-utils python3 python3-pil)
+# (tests/guest/check-kernel.sh) and pattern.py need; xz and zstd compress
+# vivi.ko on make install as the kernel's own modules are
+pkgs=(gcc make kmod sparse libc6-dev bc xz-utils zstd v4l-utils python3
+	python3-pil)
 
 fail() {
 	echo "FAIL: kernels: $ksuite: $*"
@@ -77,25 +79,40 @@ if [ "$ksuite" != "$suite" ]; then
 	echo "deb $mirror $ksuite main" >"$root/etc/apt/sources.list.d/$ksuite.list"
 fi
 in_root apt-get -q update || fail "apt-get update in the $suite root failed: $(tail -n 1 "$log")"
+# a root of an older version of this script may lack some
+in_root apt-get -q -y install "${pkgs[@]}" ||
+	fail "apt-get install in the $suite root failed: $(tail -n 1 "$log")"
 abi=$(newest_abi) || abi=
 [ -n "$abi" ] || fail "no linux-headers-amd64 in $ksuite"
 # (the build link is absolute: look at it from inside the root)
 if [ ! -e "$root/boot/vmlinuz-$abi" ] || ! in_root test -d "/lib/modules/$abi/build"; then
 	echo "kernels: $ksuite: installing Linux $abi into the $suite root" >&2
-	# the image only as files (no initramfs: the VM brings its own), the
-	# headers through apt, which also brings the compiler they were made with
-	(cd "$root/tmp" && rm -f ./*.deb &&
-		in_root sh -c "cd /tmp && apt-get -q download linux-image-$abi") ||
-		fail "no linux-image-$abi in $ksuite"
-	# keeping the root's /lib -> usr/lib symlink (merged /usr)
-	dpkg-deb --fsys-tarfile "$root"/tmp/linux-image-"$abi"_*.deb |
-		tar -x --keep-directory-symlink -C "$root" ||
-		fail "cannot unpack linux-image-$abi"
+	# the image only as files (no initramfs: the VM brings its own), with
+	# the packages of the same release it depends on where it is split up
+	# (linux-binary-, linux-modules-); the headers through apt, which also
+	# brings the compiler they were made with
+	debs=("linux-image-$abi" $(chroot "$root" apt-cache depends "linux-image-$abi" 2>>"$log" |
+		sed -n "s/^ *Depends: \(linux-[a-z]*-$abi\)\$/\1/p"))
+	rm -f "$root"/tmp/*.deb
+	in_root sh -c "cd /tmp && apt-get -q download ${debs[*]}" ||
+		fail "cannot download ${debs[*]} from $ksuite"
+	for deb in "$root"/tmp/*.deb; do
+		# keeping the root's /lib -> usr/lib symlink (merged /usr)
+		dpkg-deb --fsys-tarfile "$deb" |
+			tar -x --keep-directory-symlink -C "$root" ||
+			fail "cannot unpack ${deb##*/}"
+	done
 	rm -f "$root"/tmp/*.deb
 	in_root apt-get -q -y install ${ksuite:+-t "$ksuite"} "linux-headers-$abi" ||
 		fail "apt-get install linux-headers-$abi failed: $(tail -n 1 "$log")"
 	in_root depmod "$abi" || fail "depmod $abi in the $suite root failed"
 	in_root apt-get -q clean
+	# newer kernels keep the image in the modules directory only; /boot
+	# comes last, so that a kernel whose install was cut short is redone
+	if [ ! -e "$root/boot/vmlinuz-$abi" ] && [ -e "$root/usr/lib/modules/$abi/vmlinuz" ]; then
+		ln -s "../usr/lib/modules/$abi/vmlinuz" "$root/boot/vmlinuz-$abi"
+	fi
 fi
 in_root test -d "/lib/modules/$abi/build" || fail "Linux $abi has no headers in the $suite root"
+[ -e "$root/boot/vmlinuz-$abi" ] || fail "Linux $abi has no image in the $suite root"
 echo "$abi"
