@@ -7,6 +7,7 @@
 #   make run          build, boot a VM, capture from vivi into out/
 #   make check        the whole test suite (installs what it needs)
 #   make check-full   the suite plus the long compliance matrix
+#   make check-kernels every Debian kernel from bullseye to experimental
 #   make fuzz         the ioctl fuzzer alone in the VM, FUZZ_SECS (600) long
 #   make bench-vm     vivi against vivid in the VM: docs/benchmarks.md
 #   sudo make load    load on this machine (V4L2 core modules first)
@@ -26,7 +27,7 @@ export KVER KDIR BUILD VIVI_KVER
 # Module parameters for 'make load', e.g. make load ARGS="n_devs=2"
 ARGS ?=
 
-.PHONY: all modules strict deps run check check-full fuzz unit bench bench-vm \
+.PHONY: all modules strict deps run check check-full check-kernels fuzz unit bench bench-vm \
 	load unload install uninstall dkms dkms-add dkms-remove lint clean help
 
 all: modules
@@ -51,6 +52,11 @@ check: deps
 # under TCG)
 check-full: deps
 	tests/check.sh full
+
+# the tested kernel matrix: each suite's newest kernel, built and booted in
+# that suite's root (cached in VIVI_ROOTS, default /var/cache/vivi/roots)
+check-kernels: deps
+	tests/kernels/run.sh
 
 # the fuzzer stage alone, longer; FUZZ_SEED=N replays a run
 FUZZ_SECS ?= 600

@@ -15,11 +15,26 @@
 #define vivi_vb2_num_buffers(q)	((q)->num_buffers)
 #endif
 
-/* 6.11 made .remove return void; .remove_new was the interim name */
+/*
+ * VIVI_PLATFORM_REMOVE(fn): the platform_driver initializer for a .remove
+ * that returns void. 6.11 made .remove return void; .remove_new was the
+ * interim name from 6.3; before that .remove returned int, so fn is called
+ * through fn##_int, which VIVI_PLATFORM_REMOVE_INT(fn) defines.
+ */
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 11, 0)
-#define VIVI_PLATFORM_REMOVE	remove
+#define VIVI_PLATFORM_REMOVE(fn)	.remove = fn
+#define VIVI_PLATFORM_REMOVE_INT(fn)
+#elif LINUX_VERSION_CODE >= KERNEL_VERSION(6, 3, 0)
+#define VIVI_PLATFORM_REMOVE(fn)	.remove_new = fn
+#define VIVI_PLATFORM_REMOVE_INT(fn)
 #else
-#define VIVI_PLATFORM_REMOVE	remove_new
+#define VIVI_PLATFORM_REMOVE(fn)	.remove = fn##_int
+#define VIVI_PLATFORM_REMOVE_INT(fn)				\
+static int fn##_int(struct platform_device *pdev)		\
+{								\
+	fn(pdev);						\
+	return 0;						\
+}
 #endif
 
 /* the vb2 core takes care of q->lock by itself since 6.15 */

@@ -218,6 +218,8 @@ static void vivi_remove(struct platform_device *pdev)
 	v4l2_device_put(&vivi->v4l2_dev);
 }
 
+VIVI_PLATFORM_REMOVE_INT(vivi_remove)
+
 static int vivi_probe_recorded(struct platform_device *pdev)
 {
 	int ret = vivi_probe(pdev);
@@ -229,7 +231,7 @@ static int vivi_probe_recorded(struct platform_device *pdev)
 
 static struct platform_driver vivi_pdrv = {
 	.probe = vivi_probe_recorded,
-	.VIVI_PLATFORM_REMOVE = vivi_remove,
+	VIVI_PLATFORM_REMOVE(vivi_remove),
 	.driver = {
 		.name = VIVI_DRV_NAME,
 	},

@@ -10,7 +10,6 @@ mkdir -p "$BUILD"
 # the 6.1 VM takes about 21 minutes on a quiet 2-core host; with one core
 # kept busy it went past 30
 full=0 timeout=2700
-K2_SERIES=${VIVI_K2_SERIES:-6.12} # keep in step with tests/deps.sh
 if [ "${1:-}" = full ]; then
 	full=1 timeout=14400
 fi
@@ -55,24 +54,10 @@ install_tree() {
 	fi
 }
 
-# The second kernel (6.12 from bookworm-backports, installed by deps.sh):
-# strict build into $BUILD/k2/src, then a VM boot of that kernel running
-# check-kernel2.sh
+# The newest Debian kernel (experimental's, else sid's) in its own suite's
+# root, in the quick form of make check-kernels (tests/kernels/run.sh)
 kernel2() {
-	local k2 vmout="$BUILD/vm-k2"
-	if ! k2=$(tests/kver.sh "$K2_SERIES"); then
-		echo "FAIL: kernel2: no $K2_SERIES kernel with headers installed (make deps installs it)"
-		return
-	fi
-	KVER=$k2 KDIR=/lib/modules/$k2/build tests/build-strict.sh "$BUILD/k2/src" ||
-		return
-	cp Makefile "$BUILD/k2/src/"
-	install_tree "$k2" "$BUILD/k2/src" "$BUILD/k2/modroot"
-	rm -rf "$vmout"
-	mkdir -p "$vmout"
-	VIVI_OUT="$vmout" VIVI_BUILD="$BUILD" VIVI_KO="$BUILD/k2/src/vivi.ko" \
-		tests/vm/vm.sh -k "$k2" -m 3G -t 1200 "$vmout" \
-		tests/guest/check-kernel2.sh
+	tests/kernels/run.sh --quick
 }
 
 run_all() {

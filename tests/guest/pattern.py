@@ -15,9 +15,11 @@ prints PASS:/FAIL: lines and exits 1 if any failed.
       Frames of the listed patterns, captured in a Y'CbCr format and
       decoded by another program to RGB24, match the definition within 3
       (bar interiors: 4 pixels from a bar edge are left out).
-  pattern.py yuyv NAME W H FILE:PATTERN[:BRI,CON,SAT,HUE]...
+  pattern.py yuyv [--yu12] NAME W H FILE:PATTERN[:BRI,CON,SAT,HUE]...
       Raw YUYV of bars or a solid: every bar has the BT.601 limited-range
       value of its color with the controls applied (within 1), all over.
+      With --yu12 the frames are planar YUV 4:2:0 (Y', then Cb and Cr at
+      half width and height), checked the same way.
   pattern.py luma-step NAME DIR CSV W H AT PERIOD DELTA
       DIR/SEQ.raw YUYV frames, CSV their timestamps (vivi-timing -c); a
       control changed at AT (us, CSV time base): frames due before AT share
@@ -310,6 +312,23 @@ def read_yuyv(path, w, h):
     return data
 
 
+def read_yu12(path, w, h):
+    """A YU12 frame as YUYV: each chroma row serves its two luma rows."""
+    data = open(path, "rb").read()
+    cw, ch = w // 2, h // 2
+    if len(data) < w * h + 2 * cw * ch:
+        raise ValueError(f"{path}: {len(data)} bytes, want {w * h + 2 * cw * ch}")
+    cb, cr = w * h, w * h + cw * ch
+    out = bytearray(w * h * 2)
+    for y in range(h):
+        row = memoryview(out)[y * w * 2:(y + 1) * w * 2]
+        row[0::2] = data[y * w:(y + 1) * w]
+        c = y // 2 * cw
+        row[1::4] = data[cb + c:cb + c + cw]
+        row[3::4] = data[cr + c:cr + c + cw]
+    return bytes(out)
+
+
 def cmd_yuyv(a):
     w, h = a.w, a.h
     for spec in a.specs:
@@ -325,7 +344,7 @@ def cmd_yuyv(a):
                 ctl.append(f"{n} {v}")
         name = f"{a.name}: {NAMES[pattern]}" + (f", {', '.join(ctl)}" if ctl else "")
         try:
-            data = read_yuyv(path, w, h)
+            data = (read_yu12 if a.yu12 else read_yuyv)(path, w, h)
         except (OSError, ValueError) as e:
             result(False, name, str(e))
             continue
@@ -630,7 +649,9 @@ def main():
     p.add_argument("pattern", type=int)
     p = common(sub.add_parser("decoded"), "file")
     p.add_argument("patterns")
-    p = common(sub.add_parser("yuyv"))
+    p = sub.add_parser("yuyv")
+    p.add_argument("--yu12", action="store_true")
+    p = common(p)
     p.add_argument("specs", nargs="+")
     p = common(sub.add_parser("luma-step"), "dir", "csv")
     p.add_argument("at", type=float)

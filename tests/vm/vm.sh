@@ -3,10 +3,12 @@
 # distribution kernel, so that the vivi module can be loaded and exercised
 # (this machine's own kernel cannot load modules).
 #
-#   tests/vm/vm.sh [-m MEM] [-t TIMEOUT_S] [-k KVER] OUTDIR CMD [ARGS...]
+#   tests/vm/vm.sh [-m MEM] [-t TIMEOUT_S] [-k KVER] [-r ROOT] OUTDIR CMD [ARGS...]
 #
 # The guest sees the host's / read-only over 9p and OUTDIR writable at the
-# same absolute path; CMD runs in the caller's working directory with stdin
+# same absolute path (with -r: the directory ROOT as /, e.g. another Debian
+# suite's root, which also holds the kernel in ROOT/boot and ROOT/lib/modules,
+# and the working directory shared read-only at its host path); CMD runs in the caller's working directory with stdin
 # from /dev/null and its output on the serial console, which is streamed to
 # our stdout. Afterwards the guest's kernel log (OUTDIR/dmesg.txt) is checked
 # for BUGs, WARNINGs, slab corruption and the like, and exactly one result line
@@ -46,11 +48,14 @@ DMESG_PATTERNS=(
 
 usage() {
 	cat <<EOF
-usage: $0 [-m MEM] [-t TIMEOUT_S] [-k KVER] OUTDIR CMD [ARGS...]
+usage: $0 [-m MEM] [-t TIMEOUT_S] [-k KVER] [-r ROOT] OUTDIR CMD [ARGS...]
   -m MEM      guest memory (qemu syntax, default 2G)
   -t TIMEOUT  seconds before the VM is killed (default 1200)
   -k KVER     kernel version (default: \$VIVI_KVER, else the newest
               /boot/vmlinuz-* with a /lib/modules/<ver>/ directory)
+  -r ROOT     boot with ROOT as the guest's / (kernel and modules from
+              ROOT/boot and ROOT/lib/modules); the working directory is
+              shared read-only at its host path
 EOF
 }
 
@@ -82,9 +87,9 @@ fmt_s() { printf '%d.%d' "$(($1 / 1000))" "$((($1 % 1000) / 100))"; }
 # Newest kernel version that has both /boot/vmlinuz-V and /lib/modules/V/.
 pick_kernel() {
 	local f v
-	for f in /boot/vmlinuz-*; do
-		v=${f#/boot/vmlinuz-}
-		if [ -e "$f" ] && [ -d "/lib/modules/$v" ]; then
+	for f in "$ROOT"/boot/vmlinuz-*; do
+		v=${f#"$ROOT"/boot/vmlinuz-}
+		if [ -e "$f" ] && [ -d "$ROOT/lib/modules/$v" ]; then
 			printf '%s\n' "$v"
 		fi
 	done | sort -V | tail -n 1
@@ -115,7 +120,7 @@ module_chain() {
 			[ -n "${seen[$path]:-}" ] && continue
 			seen[$path]=1
 			printf '%s\n' "$path"
-		done < <(modprobe -S "$KVER" --show-depends "$m")
+		done < <(modprobe -d "$ROOT/" -S "$KVER" --show-depends "$m")
 	done
 }
 
@@ -126,7 +131,7 @@ build_initramfs() {
 	# template change: all of them feed the name.
 	key=$({
 		echo "$KVER"
-		stat -L -c '%n %s %Y' "/boot/vmlinuz-$KVER" "/lib/modules/$KVER/modules.dep" "$BUSYBOX"
+		stat -L -c '%n %s %Y' "$ROOT/boot/vmlinuz-$KVER" "$ROOT/lib/modules/$KVER/modules.dep" "$BUSYBOX"
 		cat "$SCRIPT" "$INIT_TEMPLATE"
 	} | sha256sum)
 	INITRD="$BUILD/vm/initramfs-$KVER-${key:0:12}.cpio.gz"
@@ -174,7 +179,7 @@ build_initramfs() {
 # extract vmlinux from the bzImage once (cached per kernel) and boot that.
 # Sets KERNEL_IMG; falls back to the bzImage if extraction does not work.
 prepare_kernel() {
-	local vmlinuz="/boot/vmlinuz-$KVER" key out tmp off magic
+	local vmlinuz="$ROOT/boot/vmlinuz-$KVER" key out tmp off magic
 	KERNEL_IMG=$vmlinuz
 	[ "${VIVI_VM_PVH:-1}" = 1 ] || return 0
 	key=$(stat -L -c '%s %Y' "$vmlinuz" | sha256sum)
@@ -263,11 +268,13 @@ dirty_lines() {
 MEM=2G
 TIMEOUT=1200
 KVER=${VIVI_KVER:-}
-while getopts ':m:t:k:h' opt; do
+ROOT=
+while getopts ':m:t:k:r:h' opt; do
 	case "$opt" in
 	m) MEM=$OPTARG ;;
 	t) TIMEOUT=$OPTARG ;;
 	k) KVER=$OPTARG ;;
+	r) ROOT=$(cd "$OPTARG" && pwd -P) || die "no root directory '$OPTARG'" ;;
 	h) usage; exit 0 ;;
 	*) usage >&2; exit 2 ;;
 	esac
@@ -283,9 +290,9 @@ shift
 
 [ -n "$KVER" ] || KVER=$(pick_kernel)
 [ -n "$KVER" ] || die "no /boot/vmlinuz-* with a matching /lib/modules/ directory"
-[ -e "/boot/vmlinuz-$KVER" ] || die "no /boot/vmlinuz-$KVER"
-[ -r "/boot/vmlinuz-$KVER" ] || die "cannot read /boot/vmlinuz-$KVER (run as root?)"
-[ -d "/lib/modules/$KVER" ] || die "no /lib/modules/$KVER"
+[ -e "$ROOT/boot/vmlinuz-$KVER" ] || die "no $ROOT/boot/vmlinuz-$KVER"
+[ -r "$ROOT/boot/vmlinuz-$KVER" ] || die "cannot read $ROOT/boot/vmlinuz-$KVER (run as root?)"
+[ -d "$ROOT/lib/modules/$KVER" ] || die "no $ROOT/lib/modules/$KVER"
 command -v "$QEMU" >/dev/null || die "$QEMU missing; apt-get install qemu-system-x86"
 [ -x "$BUSYBOX" ] || die "$BUSYBOX missing; apt-get install busybox-static"
 
@@ -296,6 +303,13 @@ mkdir -p "$OUTDIR" "$BUILD/vm"
 OUTDIR=$(cd "$OUTDIR" && pwd -P)
 [ "$OUTDIR" != / ] || die "OUTDIR must not be /"
 CWD=$(pwd -P)
+# Another root gets mount points for the working directory (shared below)
+# and OUTDIR, since the guest cannot create them on its read-only root.
+CWD_SHARE=()
+if [ -n "$ROOT" ]; then
+	mkdir -p "$ROOT$CWD" "$ROOT$OUTDIR" || die "cannot create mount points in $ROOT"
+	CWD_SHARE=(-virtfs "local,path=${CWD//,/,,},mount_tag=cwd,security_model=none,readonly=on,multidevs=remap")
+fi
 
 # One run per OUTDIR at a time (different OUTDIRs may run concurrently).
 exec {outlock}>"$OUTDIR/.vm-lock"
@@ -316,6 +330,7 @@ rm -f "$OUTDIR"/{.vm-rc,.vm-started,.vm-kmsg,.vm-conf,.vm-cmd.sh,.vm-qemu-rc,.vm
 {
 	echo "VM_OUTDIR=$(shq "$OUTDIR")"
 	echo "VM_CWD=$(shq "$CWD")"
+	echo "VM_CWD_SHARE=${#CWD_SHARE[@]}"
 } > "$OUTDIR/.vm-conf"
 {
 	echo "# generated by tests/vm/vm.sh; run by the guest's /init in the chroot"
@@ -343,7 +358,8 @@ QEMU_ARGS=(
 	"${ACCEL_ARGS[@]}" -smp 2 -m "$MEM"
 	-M q35 -nographic -no-reboot -nic none
 	-kernel "$KERNEL_IMG" -initrd "$INITRD" -append "$APPEND"
-	-virtfs local,path=/,mount_tag=root,security_model=none,readonly=on,multidevs=remap
+	-virtfs "local,path=${ROOT:-/},mount_tag=root,security_model=none,readonly=on,multidevs=remap"
+	"${CWD_SHARE[@]}"
 	-virtfs "local,path=${OUTDIR//,/,,},mount_tag=out,security_model=none,multidevs=remap"
 	"${EXTRA_QEMU_ARGS[@]}"
 )
