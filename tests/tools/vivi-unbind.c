@@ -16,7 +16,6 @@
  * debug level >= 1) that vivi frees the device exactly when the last file
  * is closed. Prints PASS:/FAIL: lines; exits 1 if any failed.
  */
-#define _GNU_SOURCE
 #include "vivi-tool.h"
 #include <dirent.h>
 #include <errno.h>
@@ -38,26 +37,8 @@
 #define NBUF		8
 #define UNBIND		"/sys/bus/platform/drivers/vivi/unbind"
 
-static int failures;
 static const char *mode;
-
-static void result(int ok, const char *name, const char *fmt, ...)
-{
-	va_list ap;
-
-	printf("%s: unbind %s: %s", ok ? "PASS" : "FAIL", mode, name);
-	if (fmt) {
-		printf(ok ? " (" : ": ");
-		va_start(ap, fmt);
-		vprintf(fmt, ap);
-		va_end(ap);
-		if (ok)
-			printf(")");
-	}
-	printf("\n");
-	fflush(stdout);
-	failures += !ok;
-}
+static char group[32];		/* result()'s: "unbind MODE" */
 
 /* Is there a task named vivi-<inst> (the generator thread)? */
 static int thread_alive(const char *inst)
@@ -284,6 +265,9 @@ int main(int argc, char **argv)
 	dev = argv[1];
 	pdev = argv[2];
 	mode = argv[3];
+	snprintf(group, sizeof(group), "unbind %s", mode);
+	result_group = group;
+	result_details_on_pass = 1;
 	inst = strchr(pdev, '.') ? strchr(pdev, '.') + 1 : pdev;
 
 	idle = open(dev, O_RDWR);
@@ -425,5 +409,5 @@ int main(int argc, char **argv)
 	} else {
 		result(0, "kernel log readable", "%s", strerror(errno));
 	}
-	return failures ? 1 : 0;
+	return result_failures ? 1 : 0;
 }
