@@ -87,12 +87,15 @@ kernel2() {
 		tests/guest/check-kernel2.sh
 }
 
-# make tools: the C test tools and the guest's Python helpers
-tools() {
-	if make -s tools >"$BUILD/tools.log" 2>&1; then
-		echo "PASS: build: test tools"
+# build NAME LOG CMD...: PASS if CMD succeeds, else FAIL with its first
+# errors; its output goes to $BUILD/LOG
+build() {
+	local name=$1 log=$BUILD/$2
+	shift 2
+	if "$@" >"$log" 2>&1; then
+		echo "PASS: build: $name"
 	else
-		echo "FAIL: build: test tools: $(grep -m 3 -E 'error|Error' "$BUILD/tools.log" | tr '\n' ' ')"
+		echo "FAIL: build: $name: $(grep -m 3 -E 'error|Error' "$log" | tr '\n' ' ')"
 	fi
 }
 
@@ -107,27 +110,19 @@ host_steps() {
 	install_tree "$KVER" "$PWD" "$BUILD/modroot"
 }
 
-# a plain build of vivi.ko, for a run of some stages only
-plain_build() {
-	if make -s modules >"$BUILD/build.log" 2>&1; then
-		echo "PASS: build: vivi.ko ($KVER)"
-	else
-		echo "FAIL: build: vivi.ko ($KVER): $(grep -m 3 -E 'error|Error' "$BUILD/build.log" | tr '\n' ' ')"
-	fi
-}
-
 run_all() {
 	local vmout="$BUILD/vm-check"
 
 	if [ "$host" = 1 ]; then
 		host_steps
 	else
-		plain_build
+		build "vivi.ko ($KVER)" build.log make -s modules
 		# check-install loads the installed module
 		[[ " $guest_stages " != *" check-install "* ]] ||
 			install_tree "$KVER" "$PWD" "$BUILD/modroot"
 	fi
-	tools
+	# the C test tools and the guest's Python helpers
+	build "test tools" tools.log make -s tools
 	if [ ! -f vivi.ko ]; then
 		echo "FAIL: vm: not run, vivi.ko did not build"
 		return

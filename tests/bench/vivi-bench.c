@@ -357,8 +357,7 @@ int main(int argc, char **argv)
 	const char *csv = NULL;
 	struct stream_opts so = { V4L2_PIX_FMT_YUYV, 640, 360, 8, MAX_BUFS,
 				  300 };
-	unsigned int w, h, nbufs, nframes, idle = 0;
-	uint32_t fourcc;
+	unsigned int nframes, idle = 0;
 	struct v4l2_fract rate = { 1, 30 };
 	double secs = 0;
 	int input = -1, type = V4L2_BUF_TYPE_VIDEO_CAPTURE, opt;
@@ -395,10 +394,6 @@ int main(int argc, char **argv)
 				usage();
 		}
 	}
-	fourcc = so.fourcc;
-	w = so.w;
-	h = so.h;
-	nbufs = so.nbufs;
 	nframes = so.nframes;
 	if (optind >= argc || argc - optind > MAX_DEVS || nframes < 2)
 		usage();
@@ -408,7 +403,8 @@ int main(int argc, char **argv)
 	if (idle) {
 		if (ndevs != 1)
 			usage();
-		return idle_probe(&devs[0], idle, fourcc, w, h, nbufs);
+		return idle_probe(&devs[0], idle, so.fourcc, so.w, so.h,
+				  so.nbufs);
 	}
 	/* frames to record: -d gets room for twice the nominal count */
 	if (secs > 0)
@@ -423,9 +419,9 @@ int main(int argc, char **argv)
 		if (d->fd < 0)
 			die("open %s: %s", d->path, strerror(errno));
 		set_input(d->fd, input);
-		set_format(d->fd, d->path, fourcc, w, h, &fmt);
+		set_format(d->fd, d->path, so.fourcc, so.w, so.h, &fmt);
 		d->tpf = set_interval(d->fd, d->path, rate);
-		d->nbufs = reqbufs_mmap(d->fd, d->path, nbufs);
+		d->nbufs = reqbufs_mmap(d->fd, d->path, so.nbufs);
 		if (d->nbufs < 1 || d->nbufs > MAX_BUFS)
 			die("%s: REQBUFS gave %u buffers", d->path, d->nbufs);
 		map_and_queue(d->fd, d->path, d->nbufs, d->mem, d->len);
@@ -518,7 +514,7 @@ int main(int argc, char **argv)
 			die("%s: STREAMOFF: %s", devs[i].path,
 			    strerror(errno));
 
-	printf("format=%.4s %ux%u\n", (char *)&fourcc, w, h);
+	printf("format=%.4s %ux%u\n", (char *)&so.fourcc, so.w, so.h);
 	printf("streams=%u\nbuffers=%u\n", ndevs, devs[0].nbufs);
 	if (csv) {
 		cf = fopen(csv, "w");

@@ -86,7 +86,7 @@ stage_end
 
 stage_start "kernel2 $(uname -r): vivi against vivid"
 check "k2: insmod vivi.ko built for $(uname -r)" \
-	load_vivi "formats=$NON_NV_FORMATS"
+	load_vivi "formats=$(non_nv_formats)"
 D=$(vivi_node 0) || D=/dev/video0
 run_compliance "$OUT/k2-vivi.log" "$D" -s
 vivid_total=$(grep '^Total for ' "$OUT/k2-vivid.log" | tail -n 1)
@@ -135,12 +135,8 @@ v4l2-ctl -d "$D" -v width=$W,height=$H,pixelformat=YUYV -p 30 >/dev/null
 rm -f /tmp/k2.raw
 v4l2-ctl -d "$D" --stream-mmap=8 --stream-count=30 --stream-to=/tmp/k2.raw \
 	>/dev/null 2>&1
-got=$(stat -c %s /tmp/k2.raw 2>/dev/null || echo 0)
-if [ "$got" -eq $((30 * W * H * 2)) ]; then
-	pass "k2: v4l2-ctl mmap 30 frames of YUYV 640x480"
-else
-	fail "k2: v4l2-ctl mmap 30 frames of YUYV 640x480" "$got bytes"
-fi
+frames_ok "k2: v4l2-ctl mmap 30 frames of YUYV 640x480" /tmp/k2.raw 30 \
+	$((W * H * 2))
 ffmpeg -v error -y -f rawvideo -pix_fmt yuyv422 -s ${W}x$H -i /tmp/k2.raw \
 	-vf select='eq(n\,29)' -frames:v 1 -pix_fmt rgb24 -f rawvideo /tmp/k2.rgb
 bars.py "k2: v4l2-ctl frame 30 shows the bars" /tmp/k2.rgb --raw ${W}x$H --tol 3
