@@ -16,7 +16,6 @@
 #include <unistd.h>
 #include <linux/videodev2.h>
 
-
 static int is_offered_size(int fd, __u32 fcc, __u32 w, __u32 h)
 {
 	struct v4l2_frmsizeenum fs = { .pixel_format = fcc };
