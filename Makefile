@@ -6,8 +6,12 @@
 #   make              build vivi.ko against KDIR
 #   make run          build, boot a VM, capture from vivi into out/
 #   make check        the whole test suite (installs what it needs)
+#   make check STAGES="check-formats"  only these VM stages (tests/README.md),
+#                     after a plain build and make tools; HOST_STEPS=1 adds
+#                     the host steps, NEWEST=1 the newest kernel's boot
 #   make check-full   the suite plus the long compliance matrix
 #   make check-kernels every Debian kernel from bullseye to experimental
+#   make tools        the C test tools, into BUILD/tools
 #   make fuzz         the ioctl fuzzer alone in the VM, FUZZ_SECS (600) long
 #   make bench-vm     vivi against vivid in the VM: docs/benchmarks.md
 #   sudo make load    load on this machine (V4L2 core modules first)
@@ -27,7 +31,8 @@ export KVER KDIR BUILD VIVI_KVER
 # Module parameters for 'make load', e.g. make load ARGS="n_devs=2"
 ARGS ?=
 
-.PHONY: all modules strict deps run check check-full check-kernels fuzz unit bench bench-vm \
+.PHONY: all modules strict deps run check check-full check-kernels fuzz unit \
+	bench bench-vm tools \
 	load unload install uninstall dkms dkms-add dkms-remove lint clean help
 
 all: modules
@@ -44,6 +49,15 @@ deps:
 
 run: deps
 	tests/run.sh
+
+# make check STAGES="check-x check-y" runs only those guest stages (and
+# check-kernel the newest kernel's VM) after a plain build and the tools;
+# HOST_STEPS=1 adds the strict build, unit tests, lint, DKMS and make install;
+# NEWEST=1 the newest kernel's boot. VIVI_STAGES is the same as STAGES.
+STAGES ?=
+HOST_STEPS ?=
+NEWEST ?=
+export STAGES HOST_STEPS NEWEST
 
 check: deps
 	tests/check.sh
@@ -64,6 +78,21 @@ fuzz: deps
 	VIVI_STAGES=check-fuzz VIVI_FUZZ_SECS=$(FUZZ_SECS) \
 		VIVI_FUZZ_IOCTLS=100000000 $(if $(FUZZ_SEED),VIVI_FUZZ_SEED=$(FUZZ_SEED)) \
 		tests/check.sh
+
+# The C test tools (tests/tools, tests/fuzz, tests/bench), warning-free,
+# and the guest's Python helpers beside them: tests/guest/lib.sh puts
+# BUILD/tools on the guest's PATH
+TOOLS_SRC := $(wildcard tests/tools/*.c tests/fuzz/*.c tests/bench/*.c)
+TOOLS := $(patsubst %.c,$(BUILD)/tools/%,$(notdir $(TOOLS_SRC)))
+TOOLS_CFLAGS ?= -O2 -g
+vpath %.c tests/tools tests/fuzz tests/bench
+
+tools: $(TOOLS)
+	cp tests/guest/*.py $(BUILD)/tools/
+
+$(BUILD)/tools/%: %.c tests/tools/vivi-tool.h
+	@mkdir -p $(@D)
+	gcc $(TOOLS_CFLAGS) -Wall -Wextra -Werror -pthread -o $@ $<
 
 unit:
 	$(MAKE) -C tests/unit

@@ -2,7 +2,14 @@
 # SPDX-License-Identifier: GPL-2.0
 # make check: strict build, unit tests, then the VM tests. Every test prints
 # a PASS:/FAIL: line; the last line is the tally. "tests/check.sh full"
-# (make check-full) adds the long VM stages.
+# (make check-full) adds the long VM stages. tests/README.md lists them all.
+#
+# STAGES="check-x check-y" (VIVI_STAGES is the same) runs only those guest
+# stages, after a plain build of vivi.ko and of the test tools: no strict
+# build, unit tests, lint, DKMS or make install (but for check-install,
+# which needs the installed tree) unless HOST_STEPS=1, and no boot of the
+# newest kernel (tests/kernels/run.sh --quick, whose guest stage is
+# check-kernel.sh) unless NEWEST=1 or check-kernel is one of the stages.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 : "${KVER:?KVER not set (run through make)}" "${BUILD:?}"
@@ -13,18 +20,24 @@ full=0 timeout=2700
 if [ "${1:-}" = full ]; then
 	full=1 timeout=14400
 fi
+stages=${STAGES:-${VIVI_STAGES:-}}
+host=1 run_newest=1 guest_stages=
+if [ -n "$stages" ]; then
+	host=${HOST_STEPS:-0} run_newest=${NEWEST:-0}
+	for s in $stages; do
+		if [ "$s" = check-kernel ]; then
+			run_newest=1
+		elif [ -e "tests/guest/$s.sh" ]; then
+			guest_stages+=" $s"
+		else
+			echo "check: no guest stage '$s' (tests/guest/check-*.sh)" >&2
+			exit 2
+		fi
+	done
+	guest_stages=${guest_stages# }
+fi
 log="$BUILD/check.log"
 t0=$(date +%s)
-
-build_tools() {
-	local src
-	mkdir -p "$BUILD/tools"
-	for src in tests/tools/*.c tests/fuzz/*.c tests/bench/*.c; do
-		gcc -O2 -g -Wall -Wextra -Werror -pthread -o \
-			"$BUILD/tools/$(basename "$src" .c)" "$src" || return 1
-	done
-	cp tests/guest/*.py "$BUILD/tools/"
-}
 
 # install_tree KVER SRC MODROOT: make install of the module in SRC (built
 # for KVER) into MODROOT, with the kernel's own modules symlinked in, so that
@@ -56,13 +69,24 @@ install_tree() {
 
 # The newest Debian kernel (experimental's, else sid's) in its own suite's
 # root, in the quick form of make check-kernels (tests/kernels/run.sh)
-kernel2() {
+newest_kernel() {
 	tests/kernels/run.sh --quick
 }
 
-run_all() {
-	local vmout="$BUILD/vm-check"
+# build NAME LOG CMD...: PASS if CMD succeeds, else FAIL with its first
+# errors; its output goes to $BUILD/LOG
+build() {
+	local name=$1 log=$BUILD/$2
+	shift 2
+	if "$@" >"$log" 2>&1; then
+		echo "PASS: build: $name"
+	else
+		echo "FAIL: build: $name: $(grep -m 3 -E 'error|Error' "$log" | tr '\n' ' ')"
+	fi
+}
 
+# the strict build, unit tests, lint, DKMS and make install
+host_steps() {
 	tests/build-strict.sh
 	if [ -d tests/unit ]; then
 		make -s -C tests/unit
@@ -70,20 +94,34 @@ run_all() {
 	VIVI_LINT_SPARSE=0 tests/lint.sh # the strict build ran sparse
 	tests/dkms.sh
 	install_tree "$KVER" "$PWD" "$BUILD/modroot"
-	if build_tools; then
-		echo "PASS: build: test tools"
+}
+
+run_all() {
+	local vmout="$BUILD/vm-check"
+
+	if [ "$host" = 1 ]; then
+		host_steps
 	else
-		echo "FAIL: build: test tools: gcc failed"
+		build "vivi.ko ($KVER)" build.log make -s modules
+		# check-install loads the installed module
+		[[ " $guest_stages " != *" check-install "* ]] ||
+			install_tree "$KVER" "$PWD" "$BUILD/modroot"
 	fi
+	# the C test tools and the guest's Python helpers
+	build "test tools" tools.log make -s tools
 	if [ ! -f vivi.ko ]; then
 		echo "FAIL: vm: not run, vivi.ko did not build"
 		return
 	fi
-	rm -rf "$vmout"
-	mkdir -p "$vmout"
-	VIVI_OUT="$vmout" VIVI_BUILD="$BUILD" VIVI_FULL=$full \
-		tests/vm/vm.sh -k "$KVER" -m 3G -t "$timeout" "$vmout" tests/guest/check-all.sh
-	kernel2
+	if [ -z "$stages" ] || [ -n "$guest_stages" ]; then
+		rm -rf "$vmout"
+		mkdir -p "$vmout"
+		VIVI_OUT="$vmout" VIVI_BUILD="$BUILD" VIVI_FULL=$full \
+			VIVI_STAGES="$guest_stages" \
+			tests/vm/vm.sh -k "$KVER" -m 3G -t "$timeout" "$vmout" \
+			tests/guest/check-all.sh
+	fi
+	[ "$run_newest" = 0 ] || newest_kernel
 }
 
 run_all 2>&1 | tee "$log"

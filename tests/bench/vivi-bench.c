@@ -42,36 +42,18 @@
  * Exits 0 when the run completed (drops are reported, not errors), 1 on
  * any error (message on stderr).
  */
-#define _GNU_SOURCE
 #include "../tools/vivi-tool.h"
 #include <ctype.h>
 #include <dirent.h>
-#include <errno.h>
 #include <fcntl.h>
 #include <fnmatch.h>
-#include <math.h>
 #include <poll.h>
-#include <stdarg.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <sys/ioctl.h>
-#include <sys/mman.h>
-#include <time.h>
 #include <unistd.h>
-#include <linux/videodev2.h>
 
 #define MAX_DEVS	16
 #define MAX_BUFS	32
 #define MAX_THREADS	64
 #define POLL_MS		5000
-
-struct rec {
-	uint32_t seq;
-	int64_t ts_ns;		/* buffer timestamp, CLOCK_MONOTONIC */
-	int64_t dq_ns;		/* CLOCK_MONOTONIC right after DQBUF */
-};
 
 struct dev {
 	const char *path;
@@ -80,7 +62,7 @@ struct dev {
 	void *mem[MAX_BUFS];
 	size_t len[MAX_BUFS];
 	struct v4l2_fract tpf;
-	struct rec *r;
+	struct frame_rec *r;
 	unsigned int n;		/* frames dequeued */
 	uint64_t errors;
 	int done;
@@ -97,18 +79,6 @@ struct tcpu {
 static struct dev devs[MAX_DEVS];
 static unsigned int ndevs;
 static const char *kpat;
-
-static unsigned int parse_uint(const char *s, const char *what)
-{
-	char *end;
-	unsigned long v;
-
-	errno = 0;
-	v = strtoul(s, &end, 10);
-	if (errno || end == s || *end || v > 0x7fffffff)
-		die("bad %s '%s'", what, s);
-	return v;
-}
 
 static uint64_t gcd(uint64_t a, uint64_t b)
 {
@@ -136,42 +106,6 @@ static struct v4l2_fract parse_rate(const char *s)
 	g = gcd(num, den);
 	return (struct v4l2_fract){ .numerator = num / g,
 				    .denominator = den / g };
-}
-
-static double dabs(double x)
-{
-	return x < 0 ? -x : x;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-/* the p-th percentile (nearest rank) of v[0..n-1], sorted in place */
-static double pct(double *v, size_t n, unsigned int p)
-{
-	size_t k;
-
-	if (!n)
-		return NAN;
-	qsort(v, n, sizeof(*v), cmp_double);
-	k = (p * n + 99) / 100;
-	if (k < 1)
-		k = 1;
-	if (k > n)
-		k = n;
-	return v[k - 1];
-}
-
-static void print_stats(const char *pfx, const char *key, double *v,
-			size_t n)
-{
-	printf("%s%s_p50=%.1f\n", pfx, key, pct(v, n, 50));
-	printf("%s%s_p99=%.1f\n", pfx, key, pct(v, n, 99));
-	printf("%s%s_max=%.1f\n", pfx, key, pct(v, n, 100));
 }
 
 static int read_file(const char *path, char *buf, size_t size)
@@ -307,97 +241,8 @@ static void set_input(int f, int input)
 		die("S_INPUT %d: %s", input, strerror(errno));
 }
 
-static void set_format(struct dev *d, const char *fourcc, unsigned int w,
-		       unsigned int h)
-{
-	struct v4l2_format fmt;
-	char c[4] = { ' ', ' ', ' ', ' ' };
-
-	memcpy(c, fourcc, strlen(fourcc));
-	memset(&fmt, 0, sizeof(fmt));
-	fmt.type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
-	fmt.fmt.pix.width = w;
-	fmt.fmt.pix.height = h;
-	fmt.fmt.pix.pixelformat = v4l2_fourcc(c[0], c[1], c[2], c[3]);
-	fmt.fmt.pix.field = V4L2_FIELD_NONE;
-	if (xioctl(d->fd, VIDIOC_S_FMT, &fmt))
-		die("%s: S_FMT: %s", d->path, strerror(errno));
-	if (fmt.fmt.pix.width != w || fmt.fmt.pix.height != h ||
-	    memcmp(&fmt.fmt.pix.pixelformat, c, 4))
-		die("%s: S_FMT gave %.4s %ux%u", d->path,
-		    (char *)&fmt.fmt.pix.pixelformat, fmt.fmt.pix.width,
-		    fmt.fmt.pix.height);
-}
-
-static void set_rate(struct dev *d, struct v4l2_fract want)
-{
-	struct v4l2_streamparm p;
-
-	memset(&p, 0, sizeof(p));
-	p.type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
-	p.parm.capture.timeperframe = want;
-	if (xioctl(d->fd, VIDIOC_S_PARM, &p))
-		die("%s: S_PARM: %s", d->path, strerror(errno));
-	memset(&p, 0, sizeof(p));
-	p.type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
-	if (xioctl(d->fd, VIDIOC_G_PARM, &p))
-		die("%s: G_PARM: %s", d->path, strerror(errno));
-	d->tpf = p.parm.capture.timeperframe;
-	if (!d->tpf.numerator || !d->tpf.denominator)
-		die("%s: G_PARM gave %u/%u", d->path, d->tpf.numerator,
-		    d->tpf.denominator);
-}
-
-static unsigned int reqbufs(struct dev *d, unsigned int count)
-{
-	struct v4l2_requestbuffers rb;
-
-	memset(&rb, 0, sizeof(rb));
-	rb.count = count;
-	rb.type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
-	rb.memory = V4L2_MEMORY_MMAP;
-	if (xioctl(d->fd, VIDIOC_REQBUFS, &rb))
-		die("%s: REQBUFS %u: %s", d->path, count, strerror(errno));
-	return rb.count;
-}
-
-static void qbuf(struct dev *d, unsigned int index)
-{
-	struct v4l2_buffer b;
-
-	memset(&b, 0, sizeof(b));
-	b.type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
-	b.memory = V4L2_MEMORY_MMAP;
-	b.index = index;
-	if (xioctl(d->fd, VIDIOC_QBUF, &b))
-		die("%s: QBUF %u: %s", d->path, index, strerror(errno));
-}
-
-static void map_and_queue(struct dev *d)
-{
-	unsigned int i;
-
-	for (i = 0; i < d->nbufs; i++) {
-		struct v4l2_buffer b;
-
-		memset(&b, 0, sizeof(b));
-		b.type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
-		b.memory = V4L2_MEMORY_MMAP;
-		b.index = i;
-		if (xioctl(d->fd, VIDIOC_QUERYBUF, &b))
-			die("%s: QUERYBUF %u: %s", d->path, i,
-			    strerror(errno));
-		d->len[i] = b.length;
-		d->mem[i] = mmap(NULL, b.length, PROT_READ, MAP_SHARED, d->fd,
-				 b.m.offset);
-		if (d->mem[i] == MAP_FAILED)
-			die("%s: mmap %u: %s", d->path, i, strerror(errno));
-		qbuf(d, i);
-	}
-}
-
 /* -I: what an open, idle device costs */
-static int idle_probe(struct dev *d, unsigned int secs, const char *fourcc,
+static int idle_probe(struct dev *d, unsigned int secs, uint32_t fourcc,
 		      unsigned int w, unsigned int h, unsigned int nbufs)
 {
 	struct tcpu t[MAX_THREADS], a, b;
@@ -424,14 +269,10 @@ static int idle_probe(struct dev *d, unsigned int secs, const char *fourcc,
 	printf("idle_cpu_ns=%llu\nidle_wakeups=%llu\n",
 	       (unsigned long long)(b.run_ns - a.run_ns),
 	       (unsigned long long)(b.csw - a.csw));
-	set_format(d, fourcc, w, h);
+	set_format(d->fd, d->path, fourcc, w, h, &fmt);
 	mem_now(&m3);
-	got = reqbufs(d, nbufs);
+	got = reqbufs_mmap(d->fd, d->path, nbufs);
 	mem_now(&m4);
-	memset(&fmt, 0, sizeof(fmt));
-	fmt.type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
-	if (xioctl(d->fd, VIDIOC_G_FMT, &fmt))
-		die("G_FMT: %s", strerror(errno));
 	mem_delta("open", &m0, &m1);
 	mem_delta("idle", &m1, &m2);
 	mem_delta("s_fmt", &m2, &m3);
@@ -439,7 +280,7 @@ static int idle_probe(struct dev *d, unsigned int secs, const char *fourcc,
 	printf("reqbufs_count=%u\nsizeimage=%u\n", got, fmt.fmt.pix.sizeimage);
 	printf("reqbufs_frames_kb=%llu\n",
 	       (unsigned long long)got * fmt.fmt.pix.sizeimage / 1024);
-	reqbufs(d, 0);
+	reqbufs_mmap(d->fd, d->path, 0);
 	close(d->fd);
 	return 0;
 }
@@ -451,7 +292,7 @@ static int report_dev(struct dev *d, const char *pfx, double secs,
 	double nominal = 1e9 * d->tpf.numerator / d->tpf.denominator;
 	double *te = calloc(d->n + 1, sizeof(double));
 	double *de = calloc(d->n + 1, sizeof(double));
-	uint64_t gaps = 0, dropped = 0, back = 0;
+	struct seq_count sc = { 0, 0, 0 };
 	size_t ne = 0;
 	unsigned int i;
 	double fps = NAN;
@@ -463,19 +304,11 @@ static int report_dev(struct dev *d, const char *pfx, double secs,
 		fprintf(csv, "index,sequence,timestamp_us,dequeue_us,"
 			"ts_err_us,dq_err_us\n");
 	for (i = 0; i < d->n; i++) {
-		const struct rec *r = &d->r[i], *p = &d->r[i ? i - 1 : 0];
-		double want, e1 = NAN, e2 = NAN;
+		const struct frame_rec *r = &d->r[i];
+		double e1 = NAN, e2 = NAN;
 
-		if (i && r->seq <= p->seq) {
-			back++;
-		} else if (i) {
-			if (r->seq != p->seq + 1) {
-				gaps++;
-				dropped += r->seq - p->seq - 1;
-			}
-			want = (r->seq - p->seq) * nominal;
-			e1 = dabs((double)(r->ts_ns - p->ts_ns) - want) / 1e3;
-			e2 = dabs((double)(r->dq_ns - p->dq_ns) - want) / 1e3;
+		if (i && count_step(d->r, i, &sc)) {
+			interval_error(d->r, i, nominal, &e1, &e2);
 			te[ne] = e1;
 			de[ne++] = e2;
 		}
@@ -487,7 +320,7 @@ static int report_dev(struct dev *d, const char *pfx, double secs,
 	if (d->n >= 2 && d->r[d->n - 1].ts_ns > d->r[0].ts_ns)
 		fps = (d->n - 1) * 1e9 /
 		      (d->r[d->n - 1].ts_ns - d->r[0].ts_ns);
-	ok = !gaps && !back && !d->errors && d->n >= 2;
+	ok = !sc.gaps && !sc.backwards && !d->errors && d->n >= 2;
 	/* with -d: the stream kept up with the nominal rate */
 	if (secs > 0 && d->n + 1 < 0.98 * secs * 1e9 / nominal)
 		ok = 0;
@@ -495,8 +328,9 @@ static int report_dev(struct dev *d, const char *pfx, double secs,
 	printf("%sseq_first=%u\n%sseq_last=%u\n", pfx,
 	       d->n ? d->r[0].seq : 0, pfx, d->n ? d->r[d->n - 1].seq : 0);
 	printf("%sseq_gaps=%llu\n%sdropped=%llu\n%sseq_backwards=%llu\n", pfx,
-	       (unsigned long long)gaps, pfx, (unsigned long long)dropped,
-	       pfx, (unsigned long long)back);
+	       (unsigned long long)sc.gaps, pfx,
+	       (unsigned long long)sc.missing, pfx,
+	       (unsigned long long)sc.backwards);
 	printf("%serror_buffers=%llu\n", pfx, (unsigned long long)d->errors);
 	printf("%sinterval=%u/%u\n%snominal_us=%.3f\n", pfx, d->tpf.numerator,
 	       d->tpf.denominator, pfx, nominal / 1e3);
@@ -520,8 +354,10 @@ static void usage(void)
 
 int main(int argc, char **argv)
 {
-	const char *fourcc = "YUYV", *csv = NULL;
-	unsigned int w = 640, h = 360, nbufs = 8, nframes = 300, idle = 0;
+	const char *csv = NULL;
+	struct stream_opts so = { V4L2_PIX_FMT_YUYV, 640, 360, 8, MAX_BUFS,
+				  300 };
+	unsigned int nframes, idle = 0;
 	struct v4l2_fract rate = { 1, 30 };
 	double secs = 0;
 	int input = -1, type = V4L2_BUF_TYPE_VIDEO_CAPTURE, opt;
@@ -535,28 +371,11 @@ int main(int argc, char **argv)
 	memset(&c1, 0, sizeof(c1));
 	while ((opt = getopt(argc, argv, "f:s:r:i:b:n:d:k:c:I:h")) != -1) {
 		switch (opt) {
-		case 'f':
-			fourcc = optarg;
-			if (!*fourcc || strlen(fourcc) > 4)
-				die("bad fourcc '%s'", fourcc);
-			break;
-		case 's':
-			if (sscanf(optarg, "%ux%u", &w, &h) != 2 || !w || !h)
-				die("bad size '%s'", optarg);
-			break;
 		case 'r':
 			rate = parse_rate(optarg);
 			break;
 		case 'i':
 			input = parse_uint(optarg, "input");
-			break;
-		case 'b':
-			nbufs = parse_uint(optarg, "buffer count");
-			if (nbufs < 1 || nbufs > MAX_BUFS)
-				die("buffer count 1..%d", MAX_BUFS);
-			break;
-		case 'n':
-			nframes = parse_uint(optarg, "frame count");
 			break;
 		case 'd':
 			secs = parse_uint(optarg, "duration");
@@ -571,9 +390,11 @@ int main(int argc, char **argv)
 			idle = parse_uint(optarg, "idle seconds");
 			break;
 		default:
-			usage();
+			if (!stream_option(opt, optarg, &so))
+				usage();
 		}
 	}
+	nframes = so.nframes;
 	if (optind >= argc || argc - optind > MAX_DEVS || nframes < 2)
 		usage();
 	ndevs = argc - optind;
@@ -582,7 +403,8 @@ int main(int argc, char **argv)
 	if (idle) {
 		if (ndevs != 1)
 			usage();
-		return idle_probe(&devs[0], idle, fourcc, w, h, nbufs);
+		return idle_probe(&devs[0], idle, so.fourcc, so.w, so.h,
+				  so.nbufs);
 	}
 	/* frames to record: -d gets room for twice the nominal count */
 	if (secs > 0)
@@ -591,17 +413,18 @@ int main(int argc, char **argv)
 
 	for (i = 0; i < ndevs; i++) {
 		struct dev *d = &devs[i];
+		struct v4l2_format fmt;
 
 		d->fd = open(d->path, O_RDWR | O_NONBLOCK);
 		if (d->fd < 0)
 			die("open %s: %s", d->path, strerror(errno));
 		set_input(d->fd, input);
-		set_format(d, fourcc, w, h);
-		set_rate(d, rate);
-		d->nbufs = reqbufs(d, nbufs);
+		set_format(d->fd, d->path, so.fourcc, so.w, so.h, &fmt);
+		d->tpf = set_interval(d->fd, d->path, rate);
+		d->nbufs = reqbufs_mmap(d->fd, d->path, so.nbufs);
 		if (d->nbufs < 1 || d->nbufs > MAX_BUFS)
 			die("%s: REQBUFS gave %u buffers", d->path, d->nbufs);
-		map_and_queue(d);
+		map_and_queue(d->fd, d->path, d->nbufs, d->mem, d->len);
 		d->r = calloc(nframes, sizeof(*d->r));
 		if (!d->r)
 			die("out of memory");
@@ -640,13 +463,11 @@ int main(int argc, char **argv)
 		for (i = 0; i < ndevs; i++) {
 			struct dev *d = &devs[i];
 			struct v4l2_buffer b;
-			struct rec *r;
+			struct frame_rec *r;
 
 			if (d->done || !(pfd[i].revents & (POLLIN | POLLERR)))
 				continue;
-			memset(&b, 0, sizeof(b));
-			b.type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
-			b.memory = V4L2_MEMORY_MMAP;
+			mmap_buffer(&b, 0);
 			if (xioctl(d->fd, VIDIOC_DQBUF, &b)) {
 				if (errno == EAGAIN)
 					continue;
@@ -656,12 +477,11 @@ int main(int argc, char **argv)
 			r->dq_ns = now_ns();
 			if (t_end && r->dq_ns > t_end) {
 				/* past the window: not counted */
-				qbuf(d, b.index);
+				qbuf_mmap(d->fd, d->path, b.index);
 				continue;
 			}
 			r->seq = b.sequence;
-			r->ts_ns = (int64_t)b.timestamp.tv_sec * 1000000000 +
-				   (int64_t)b.timestamp.tv_usec * 1000;
+			r->ts_ns = buf_ts_ns(&b);
 			if (b.flags & V4L2_BUF_FLAG_ERROR)
 				d->errors++;
 			d->n++;
@@ -682,7 +502,7 @@ int main(int argc, char **argv)
 				at_c1 = total;
 			}
 			if (!d->done)
-				qbuf(d, b.index);
+				qbuf_mmap(d->fd, d->path, b.index);
 		}
 	}
 	if (kpat && !at_c1) {
@@ -694,7 +514,7 @@ int main(int argc, char **argv)
 			die("%s: STREAMOFF: %s", devs[i].path,
 			    strerror(errno));
 
-	printf("format=%.4s %ux%u\n", fourcc, w, h);
+	printf("format=%.4s %ux%u\n", (char *)&so.fourcc, so.w, so.h);
 	printf("streams=%u\nbuffers=%u\n", ndevs, devs[0].nbufs);
 	if (csv) {
 		cf = fopen(csv, "w");

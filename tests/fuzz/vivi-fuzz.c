@@ -20,7 +20,6 @@
  * an integer overflow would show. Kernel-side failures (warnings, oopses,
  * leaks) are for the caller to check.
  */
-#define _GNU_SOURCE
 #include "../tools/vivi-tool.h"
 #include <errno.h>
 #include <fcntl.h>
@@ -120,23 +119,31 @@ static uint32_t mem_type(struct rng *r)
 	return m[rnd(r, 8)];
 }
 
-static const uint32_t fourccs[] = {
-	V4L2_PIX_FMT_YUYV, V4L2_PIX_FMT_UYVY, V4L2_PIX_FMT_YVYU,
-	V4L2_PIX_FMT_VYUY, V4L2_PIX_FMT_YUV420, V4L2_PIX_FMT_YVU420,
-	V4L2_PIX_FMT_YUV422P, V4L2_PIX_FMT_RGB24, V4L2_PIX_FMT_BGR24,
-	V4L2_PIX_FMT_XRGB32, V4L2_PIX_FMT_XBGR32, V4L2_PIX_FMT_RGB565,
-	V4L2_PIX_FMT_RGB565X, V4L2_PIX_FMT_XRGB555, V4L2_PIX_FMT_GREY,
-	V4L2_PIX_FMT_Y16, V4L2_PIX_FMT_SBGGR8, V4L2_PIX_FMT_SGBRG8,
-	V4L2_PIX_FMT_SGRBG8, V4L2_PIX_FMT_SRGGB8, V4L2_PIX_FMT_NV12,
-	V4L2_PIX_FMT_NV21, V4L2_PIX_FMT_NV16, V4L2_PIX_FMT_NV61,
-	V4L2_PIX_FMT_MJPEG, V4L2_PIX_FMT_NV12M, 0,
-};
+/*
+ * The formats the node offers (VIDIOC_ENUM_FMT at the start, so that the
+ * fuzzer follows the driver's list), then a few that no capture driver of
+ * this kind offers (compressed, multi-planar, none).
+ */
+#define MAX_FOURCCS	64
+static uint32_t fourccs[MAX_FOURCCS];
+static unsigned int n_fourccs;
+
+static void list_fourccs(int fd)
+{
+	static const uint32_t not_offered[] = { V4L2_PIX_FMT_MJPEG,
+		V4L2_PIX_FMT_NV12M, 0 };
+	unsigned int i;
+
+	n_fourccs = enum_formats(fd, fourccs, MAX_FOURCCS - 3);
+	for (i = 0; i < 3; i++)
+		fourccs[n_fourccs++] = not_offered[i];
+}
 
 static uint32_t fourcc(struct rng *r)
 {
 	if (!rnd(r, 10))
 		return val32(r);
-	return fourccs[rnd(r, sizeof(fourccs) / sizeof(fourccs[0]))];
+	return fourccs[rnd(r, n_fourccs)];
 }
 
 static const uint32_t cids[] = {
@@ -882,6 +889,8 @@ usage:
 		printf("FAIL: fuzz: open %s: %s\n", dev, strerror(errno));
 		return 1;
 	}
+	list_fourccs(vfd);
+	printf("fuzz: %u formats offered\n", n_fourccs - 3);
 	start_time = now_s();
 	deadline = start_time + secs;
 	for (i = 0; i < nthreads; i++)

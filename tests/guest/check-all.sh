@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # Inside the VM: every guest test stage, in order; with VIVI_FULL=1 also the
 # long ones of 'make check-full'. VIVI_STAGES="check-x check-y" runs only
-# those (for working on one stage: make check VIVI_STAGES=...).
+# those (make check STAGES=... sets it, see tests/README.md).
 # Each stage runs under a watchdog (VIVI_STAGE_TIMEOUT s, default 1200; a
 # quiet stage takes at most 6 minutes) that kills its whole process group:
 # a stage that hangs fails by name, and the stages after it still run.

@@ -57,22 +57,17 @@ done
 stage_end
 
 stage_start "every format streams at the smallest and largest size"
-v4l2-ctl -d "$D" --list-formats | sed -n "s/.*\[[0-9]*\]: '\(....\)'.*/\1/p" >/tmp/fmts
-while IFS= read -r fcc; do
+for fcc in $(list_formats "$D"); do
+	fcc=$(pad4 "$fcc")
 	for size in 160x120 3840x2160; do
 		w=${size%x*} h=${size#*x}
 		v4l2-ctl -d "$D" -v "width=$w,height=$h,pixelformat=$fcc" -p 5 >/dev/null
 		want=$(v4l2-ctl -d "$D" -V | sed -n 's/.*Size Image *: *//p')
 		rm -f /tmp/s.raw
 		v4l2-ctl -d "$D" --stream-mmap --stream-count=3 --stream-to=/tmp/s.raw >/dev/null 2>&1
-		got=$(stat -c %s /tmp/s.raw 2>/dev/null || echo 0)
-		if [ "$got" -eq $((3 * want)) ]; then
-			pass "stream: '$fcc' $size"
-		else
-			fail "stream: '$fcc' $size" "$got bytes, want 3 x $want"
-		fi
+		frames_ok "stream: '$fcc' $size" /tmp/s.raw 3 "$want"
 	done
-done </tmp/fmts
+done
 stage_end
 
 stage_start "every rate at 640x480"

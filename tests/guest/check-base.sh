@@ -41,7 +41,7 @@ bad_param "card_label too long" "card_label=abcdefghijklmnopqrstuvwxyz0123456" \
 	"card_label\\[0\\] is longer than 31"
 
 check "load: insmod vivi.ko n_devs=2 video_nr=3,5" \
-	load_vivi n_devs=2 video_nr=3,5 "formats=$NON_NV_FORMATS"
+	load_vivi n_devs=2 video_nr=3,5 "formats=$(non_nv_formats)"
 if [ -e /dev/video3 ] && [ -e /dev/video5 ]; then
 	pass "load: video_nr gives /dev/video3 and /dev/video5"
 else
@@ -93,12 +93,7 @@ rm -f /tmp/mmap.raw
 # 8 buffers: the queue must not run dry while the emulated CPU is busy
 v4l2-ctl -d "$D0" --stream-mmap=8 --stream-count=60 --stream-to=/tmp/mmap.raw \
 	--verbose >/tmp/mmap.log 2>&1
-got=$(stat -c %s /tmp/mmap.raw 2>/dev/null || echo 0)
-if [ "$got" -eq $((60 * size)) ]; then
-	pass "stream: mmap 60 frames of YUYV 640x480"
-else
-	fail "stream: mmap 60 frames of YUYV 640x480" "$got bytes, want $((60 * size))"
-fi
+frames_ok "stream: mmap 60 frames of YUYV 640x480" /tmp/mmap.raw 60 $size
 # sequence numbers count up by one while the queue is kept full
 seqs=$(sed -n 's/.*seq: *\([0-9]*\).*/\1/p' /tmp/mmap.log)
 if [ "$(wc -l <<<"$seqs")" -ge 60 ] &&
@@ -119,22 +114,13 @@ bars.py "stream: mmap frame 60 shows the bars (ffmpeg decode)" /tmp/last.rgb \
 
 rm -f /tmp/user.raw
 v4l2-ctl -d "$D0" --stream-user --stream-count=10 --stream-to=/tmp/user.raw >/dev/null 2>&1
-got=$(stat -c %s /tmp/user.raw 2>/dev/null || echo 0)
-if [ "$got" -eq $((10 * size)) ]; then
-	pass "stream: userptr 10 frames"
-else
-	fail "stream: userptr 10 frames" "$got bytes, want $((10 * size))"
-fi
+frames_ok "stream: userptr 10 frames" /tmp/user.raw 10 $size
 
 # v4l2-ctl 1.22 has no read() mode; dd reads the node like any file
 rm -f /tmp/read.raw
 dd if="$D0" of=/tmp/read.raw bs=$size count=10 iflag=fullblock 2>/tmp/read.log
-got=$(stat -c %s /tmp/read.raw 2>/dev/null || echo 0)
-if [ "$got" -eq $((10 * size)) ]; then
-	pass "stream: read() 10 frames"
-else
-	fail "stream: read() 10 frames" "$got bytes, want $((10 * size)): $(tail -n 2 /tmp/read.log)"
-fi
+frames_ok "stream: read() 10 frames" /tmp/read.raw 10 $size \
+	"$(tail -n 2 /tmp/read.log)"
 ffmpeg -v error -y -f rawvideo -pix_fmt yuyv422 -s ${W}x$H -i /tmp/read.raw \
 	-frames:v 1 -pix_fmt rgb24 -f rawvideo /tmp/read.rgb
 bars.py "stream: read() frame shows the bars" /tmp/read.rgb --raw ${W}x$H --tol 3

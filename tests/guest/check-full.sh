@@ -13,9 +13,15 @@
 set -u
 . "$(dirname "$0")/lib.sh"
 
-ALL="YUYV UYVY YVYU VYUY YU12 YV12 422P RGB3 BGR3 BX24 XR24 RGBP RGBR XR15"
-ALL="$ALL GREY Y16 BA81 GBRG GRBG RGGB,NV12,NV21,NV16,NV61"
-units=${VIVI_FULL_FORMATS:-$ALL}
+# the driver's formats as units: each alone, the NV* ones behind the last
+# other one ("... GRBG RGGB,NV12,NV21,NV16,NV61")
+all_units() {
+	local nv
+	nv=$(driver_formats | grep '^NV' | paste -sd,)
+	driver_formats | grep -v '^NV' | paste -sd' ' | sed "s/\$/${nv:+,$nv}/"
+}
+check "full: V4L2 core modules load" core_modules
+units=${VIVI_FULL_FORMATS:-$(all_units)}
 progress=$OUT/full-progress.txt
 
 # streams tried and failed so far in a compliance log
@@ -37,7 +43,6 @@ watch_progress() {
 	done
 }
 
-check "full: V4L2 core modules load" core_modules
 : >"$progress"
 stage_start "compliance -s -f, each format"
 t_all=$(date +%s)

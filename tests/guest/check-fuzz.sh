@@ -18,7 +18,8 @@ core_modules
 unload_vivi
 mem_snap /tmp/f0
 dmesg -C
-load_vivi n_devs=1 "formats=$NON_NV_FORMATS"
+# every format: the fuzzer takes them from ENUM_FMT
+load_vivi n_devs=1
 D0=$(vivi_node 0)
 total=0
 for j in 1 2; do
@@ -42,17 +43,18 @@ v4l2-ctl -d "$D0" -c test_pattern=0,brightness=128,contrast=128,saturation=128,h
 v4l2-ctl -d "$D0" -i 0 >/dev/null
 rm -f /tmp/fz.raw
 v4l2-ctl -d "$D0" --stream-mmap=8 --stream-count=30 --stream-to=/tmp/fz.raw --verbose >/tmp/fz.log 2>&1
-got=$(stat -c %s /tmp/fz.raw 2>/dev/null || echo 0)
 seqs=$(sed -n 's/.*seq: *\([0-9]*\).*/\1/p' /tmp/fz.log)
-if [ "$got" -eq $((30 * 640 * 480 * 2)) ] &&
-	awk 'NR > 1 && $1 <= p { bad = 1 } { p = $1 } END { exit bad }' <<<"$seqs"; then
-	pass "fuzz: the device captures 30 frames afterwards"
+if awk 'NR > 1 && $1 <= p { bad = 1 } { p = $1 } END { exit bad }' <<<"$seqs"; then
+	frames_ok "fuzz: the device captures 30 frames afterwards" /tmp/fz.raw 30 \
+		$((640 * 480 * 2))
 else
-	fail "fuzz: the device captures 30 frames afterwards" "$got bytes"
+	fail "fuzz: the device captures 30 frames afterwards" \
+		"sequence numbers do not go up: $(head -c 200 <<<"$seqs" | tr '\n' ' ')"
 fi
 # without -s: its streaming test counts every dropped frame as a warning,
-# and a busy host drops some; the capture above checked streaming
-compliance "fuzz: compliance afterwards" "$D0"
+# and a busy host drops some; the capture above checked streaming. The NV*
+# formats' description failures are the tool skew, counted apart.
+compliance_skew "fuzz: compliance afterwards" "$D0"
 check "fuzz: rmmod afterwards (no file reference leaked)" rmmod vivi
 mem_snap /tmp/f1
 # a fuzzer run has no fixed cycle count; only the totals are bounded

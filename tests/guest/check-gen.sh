@@ -25,6 +25,13 @@ ctl() { v4l2-ctl -d "$D" -c "$1"; }
 # val KEY FILE: the value of KEY=... in a vivi-timing summary
 val() { sed -n "s/^$1=//p" "$2"; }
 
+# contiguous FILE LAST: the vivi-timing summary FILE has sequence numbers
+# 0..LAST without a gap or a step back
+contiguous() {
+	[ "$(val seq_first "$1")" = 0 ] && [ "$(val seq_last "$1")" = "$2" ] &&
+		[ "$(val seq_gaps "$1")" = 0 ] && [ "$(val seq_backwards "$1")" = 0 ]
+}
+
 # timing NAME OUTFILE CTRLS ARGS...: set CTRLS (the defaults first), run
 # vivi-timing ARGS; FAIL NAME if it fails. A C tool starts much faster
 # than v4l2-ctl under TCG, so it also grabs the single frames.
@@ -205,9 +212,7 @@ if timing "timing: 300 frames YUYV 640x480 at 30 fps" "$T/t.txt" "" \
 		"$(val ts_to_dq_us_p50 "$f") max $(val ts_to_dq_us_max "$f");" \
 		"mean interval $(val ts_mean_us "$f") us"
 	echo "timing: driver: $(grep -E 'generator|lateness|dropped' "$STATS" | tr '\n' ';')"
-	if [ "$(val seq_first "$f")" = 0 ] && [ "$(val seq_last "$f")" = 299 ] &&
-		[ "$(val seq_gaps "$f")" = 0 ] && [ "$(val seq_backwards "$f")" = 0 ] &&
-		[ "$(val error_buffers "$f")" = 0 ]; then
+	if contiguous "$f" 299 && [ "$(val error_buffers "$f")" = 0 ]; then
 		pass "timing: sequence numbers 0..299 are contiguous"
 	else
 		fail "timing: sequence numbers 0..299 are contiguous" \
@@ -379,9 +384,7 @@ if timing "rate: S_PARM 15 fps while streaming" "$T/r.txt" "" \
 	-f YUYV -s 640x480 -r 30 -b 8 -n 60 -R 30:15 -c "$T/rate.csv"; then
 	f=$T/r.txt
 	at=$(val rate_at_us "$f")
-	if [ "$(val rate_interval "$f")" = 1/15 ] && [ "$(val seq_first "$f")" = 0 ] &&
-		[ "$(val seq_last "$f")" = 59 ] && [ "$(val seq_gaps "$f")" = 0 ] &&
-		[ "$(val seq_backwards "$f")" = 0 ]; then
+	if [ "$(val rate_interval "$f")" = 1/15 ] && contiguous "$f" 59; then
 		pass "rate: 30 -> 15 fps mid-stream, sequence numbers 0..59 without reset or gap"
 	else
 		fail "rate: 30 -> 15 fps mid-stream, sequence numbers 0..59 without reset or gap" \

@@ -102,8 +102,7 @@ for n in $nr; do
 	label=$(cut -d' ' -f$((i + 1)) <<<"$labels")
 	info=$(v4l2-ctl -d "/dev/video$n" -D 2>&1)
 	inputs=$(v4l2-ctl -d "/dev/video$n" --list-inputs 2>&1 | grep -c '^	Input')
-	got_fmts=$(v4l2-ctl -d "/dev/video$n" --list-formats 2>&1 |
-		sed -n "s/.*\[[0-9]*\]: '\([^ ']*\) *'.*/\1/p" | paste -sd,)
+	got_fmts=$(list_formats "/dev/video$n" 2>&1 | paste -sd,)
 	if ! grep -q "Bus info *: platform:vivi-$i\$" <<<"$info"; then
 		fail "conf: /dev/video$n is vivi-$i" "$(tr '\n' ' ' <<<"$info")"
 	elif ! grep -q "Card type *: $label\$" <<<"$info"; then

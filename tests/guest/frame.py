@@ -206,20 +206,21 @@ def check_set(size, ref_path, specs, label=None):
 def main():
     ap = argparse.ArgumentParser()
     sub = ap.add_subparsers(dest="cmd", required=True)
+
+    def frame_args(p):
+        """the frame a command reads: FOURCC W H BPL SRC"""
+        p.add_argument("fourcc", choices=FORMATS)
+        p.add_argument("w", type=int)
+        p.add_argument("h", type=int)
+        p.add_argument("bpl", type=int)
+        p.add_argument("src")
+
     d = sub.add_parser("decode")
-    d.add_argument("fourcc", choices=FORMATS)
-    d.add_argument("w", type=int)
-    d.add_argument("h", type=int)
-    d.add_argument("bpl", type=int)
-    d.add_argument("src")
+    frame_args(d)
     d.add_argument("dst")
     c = sub.add_parser("check")
     c.add_argument("name")
-    c.add_argument("fourcc", choices=FORMATS)
-    c.add_argument("w", type=int)
-    c.add_argument("h", type=int)
-    c.add_argument("bpl", type=int)
-    c.add_argument("src")
+    frame_args(c)
     c.add_argument("ref")
     m = sub.add_parser("check-set")
     m.add_argument("size")

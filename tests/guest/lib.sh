@@ -8,12 +8,38 @@ KO=${VIVI_KO:-$SRC/vivi.ko}
 GUEST=$SRC/tests/guest
 export PATH="$TOOLS:$PATH"
 
-# Every format except the NV* ones that trip v4l2-compliance 1.22's
-# description check (tool skew, see README).
-NON_NV_FORMATS=YUYV,UYVY,YVYU,VYUY,YU12,YV12,422P,RGB3,BGR3,BX24,XR24,RGBP,RGBR,XR15,GREY,Y16,BA81,GBRG,GRBG,RGGB
+# What vivi must offer: the one independent expectation of its formats,
+# sizes and rates. check-clients asserts ENUM_FMT, ENUM_FRAMESIZES and
+# ENUM_FRAMEINTERVALS against it (on both kernels), check-formats the sizes
+# and rates per size; every other test takes the formats from the driver
+# (list_formats, driver_formats), so that a format added to the driver is
+# tested everywhere once it is added here.
+EXPECTED_FORMATS="YUYV UYVY YVYU VYUY YU12 YV12 422P RGB3 BGR3 BX24 XR24 RGBP RGBR XR15 GREY Y16 BA81 GBRG GRBG RGGB NV12 NV21 NV16 NV61"
+EXPECTED_SIZES="160x120 320x240 640x360 640x480 800x600 1024x768 1280x720 1920x1080 2560x1440 3840x2160"
+# expected_rates WxH: the rates offered at that size, fastest first, in
+# fps as v4l2-ctl prints them
+expected_rates() {
+	case $1 in
+	2560x1440 | 3840x2160) echo "30 25 15 12.500 10 5" ;;
+	1920x1080) echo "60 50 30 25 15 12.500 10 5" ;;
+	*) echo "120 60 50 30 25 15 12.500 10 5" ;;
+	esac
+}
 
 pass() { echo "PASS: $1"; }
 fail() { echo "FAIL: $1: $2"; }
+
+# frames_ok NAME FILE COUNT SIZE [DETAIL]: PASS if FILE holds COUNT frames of
+# SIZE bytes; a FAIL says how many bytes it holds, and DETAIL
+frames_ok() {
+	local got
+	got=$(stat -c %s "$2" 2>/dev/null || echo 0)
+	if [ -n "$4" ] && [ "$got" -eq $(($3 * $4)) ]; then
+		pass "$1"
+	else
+		fail "$1" "$got bytes, want $3 x ${4:-?}${5:+: $5}"
+	fi
+}
 
 # check NAME CMD...: PASS if CMD succeeds, else FAIL with its last lines
 check() {
@@ -39,17 +65,7 @@ stage_end() {
 # only the pairs that contain it; an end point that is late shifts a plain
 # (last - first) / count by its whole lateness. Fails unless the interval
 # is within TOL (a fraction) of NOMINAL, in the unit of the times.
-median_interval() {
-	/usr/bin/python3 -c '
-import statistics, sys
-want, tol = float(sys.argv[1]), float(sys.argv[2])
-p = [tuple(map(float, l.split())) for l in sys.stdin if l.strip()]
-h = len(p) // 2
-m = statistics.median((p[i + h][1] - p[i][1]) / (p[i + h][0] - p[i][0])
-                      for i in range(h)) if h else 0
-print("%.6g (median over %d frame pairs, %d frames)" % (m, h, len(p)))
-sys.exit(not (h and abs(m / want - 1) < tol))' "$@"
-}
+median_interval() { median-interval.py "$@"; }
 
 core_modules() {
 	modprobe -a videodev videobuf2-common videobuf2-v4l2 \
@@ -67,6 +83,34 @@ load_vivi() {
 	unload_vivi || return 1
 	insmod "$KO" "$@"
 }
+
+# list_formats DEV: the fourccs DEV offers (ENUM_FMT), one a line, without
+# the trailing spaces ('Y16 ' is Y16, as formats= spells it)
+list_formats() {
+	v4l2-ctl -d "$1" --list-formats |
+		sed -n "s/.*\[[0-9]*\]: '\([^ ']*\) *'.*/\1/p"
+}
+
+# pad4 FOURCC: with the trailing spaces v4l2-ctl -v pixelformat= wants
+pad4() { printf '%-4s' "$1"; }
+
+# driver_formats: the fourccs vivi offers by default, one a line, from
+# ENUM_FMT of a fresh vivi (so it unloads vivi); kept for the boot
+driver_formats() {
+	local cache=/tmp/vivi-formats
+	if [ ! -s "$cache" ]; then
+		load_vivi n_devs=1 >&2 &&
+			list_formats "$(vivi_node 0)" >"$cache.tmp" &&
+			mv "$cache.tmp" "$cache"
+		unload_vivi >&2
+	fi
+	cat "$cache"
+}
+
+# non_nv_formats: driver_formats without the NV* ones, which trip
+# v4l2-compliance 1.22's description check (tool skew, see README), as a
+# formats= value
+non_nv_formats() { driver_formats | grep -v '^NV' | paste -sd,; }
 
 # the /dev/videoN of vivi instance $1 (by bus_info)
 vivi_node() {

@@ -20,7 +20,7 @@ ffprobe -v error -count_frames -show_entries \
 	"$OUT/vivi.mkv"
 echo "== v4l2-compliance -s (NV* formats left out: tool skew, see README)"
 unload_vivi
-load_vivi n_devs=2 "formats=$NON_NV_FORMATS"
+load_vivi n_devs=2 "formats=$(non_nv_formats)"
 dev=$(vivi_node 0)
 v4l2-compliance -d "$dev" -s --expbuf-device "$(vivi_node 1)" \
 	>"$OUT/compliance.log" 2>&1 || true

@@ -16,23 +16,6 @@
 #include <unistd.h>
 #include <linux/videodev2.h>
 
-static int failures;
-
-static void result(int ok, const char *name, const char *fmt, ...)
-{
-	va_list ap;
-
-	printf("%s: edge: %s", ok ? "PASS" : "FAIL", name);
-	if (!ok && fmt) {
-		printf(": ");
-		va_start(ap, fmt);
-		vprintf(fmt, ap);
-		va_end(ap);
-	}
-	printf("\n");
-	failures += !ok;
-}
-
 static int is_offered_size(int fd, __u32 fcc, __u32 w, __u32 h)
 {
 	struct v4l2_frmsizeenum fs = { .pixel_format = fcc };
@@ -197,6 +180,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: %s /dev/videoN\n", argv[0]);
 		return 2;
 	}
+	result_group = "edge";
 	fd = open(argv[1], O_RDWR);
 	if (fd < 0) {
 		perror(argv[1]);
@@ -207,5 +191,5 @@ int main(int argc, char **argv)
 	check_busy(fd);
 	check_parm(fd);
 	close(fd);
-	return failures ? 1 : 0;
+	return result_failures ? 1 : 0;
 }

@@ -22,24 +22,7 @@
 #include <unistd.h>
 #include <linux/videodev2.h>
 
-static int failures;
 static const char *dev;
-
-static void result(int ok, const char *name, const char *fmt, ...)
-{
-	va_list ap;
-
-	printf("%s: two files: %s", ok ? "PASS" : "FAIL", name);
-	if (!ok && fmt) {
-		printf(": ");
-		va_start(ap, fmt);
-		vprintf(fmt, ap);
-		va_end(ap);
-	}
-	printf("\n");
-	fflush(stdout);
-	failures += !ok;
-}
 
 static const char *err_name(int r)
 {
@@ -147,7 +130,7 @@ static void child_queue_busy(void)
 	       s_fmt_width(fd, 320, 240), -EBUSY);
 	expect("second process: G_FMT works", g_fmt(fd, &f), 0);
 	close(fd);
-	exit(failures ? 1 : 0);
+	exit(result_failures ? 1 : 0);
 }
 
 static void child_queue_free(void)
@@ -158,7 +141,7 @@ static void child_queue_free(void)
 	       reqbufs(fd, 4), 0);
 	expect("second process: REQBUFS(0)", reqbufs(fd, 0), 0);
 	close(fd);
-	exit(failures ? 1 : 0);
+	exit(result_failures ? 1 : 0);
 }
 
 /* The second process while the first holds V4L2_PRIORITY_RECORD */
@@ -191,7 +174,7 @@ static void child_prio_busy(void)
 	expect("RECORD: the other file may still G_CTRL",
 	       xioctl(fd, VIDIOC_G_CTRL, &c), 0);
 	close(fd);
-	exit(failures ? 1 : 0);
+	exit(result_failures ? 1 : 0);
 }
 
 static void child_prio_free(void)
@@ -206,7 +189,7 @@ static void child_prio_free(void)
 	expect("S_FMT works again", s_fmt_width(fd, 640, 480), 0);
 	expect("S_CTRL works again", s_ctrl(fd, 128), 0);
 	close(fd);
-	exit(failures ? 1 : 0);
+	exit(result_failures ? 1 : 0);
 }
 
 static void in_child(void (*fn)(void))
@@ -223,7 +206,7 @@ static void in_child(void (*fn)(void))
 		result(0, "child process", "did not exit normally");
 		return;
 	}
-	failures += WEXITSTATUS(status) != 0;
+	result_failures += WEXITSTATUS(status) != 0;
 }
 
 int main(int argc, char **argv)
@@ -237,6 +220,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	dev = argv[1];
+	result_group = "two files";
 	fd = open(dev, O_RDWR);
 	if (fd < 0) {
 		result(0, "open", "%s", strerror(errno));
@@ -264,5 +248,5 @@ int main(int argc, char **argv)
 	expect("RECORD: its own S_PARM works", s_parm(fd, 30), 0);
 	close(fd);
 	in_child(child_prio_free);
-	return failures ? 1 : 0;
+	return result_failures ? 1 : 0;
 }

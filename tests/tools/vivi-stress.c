@@ -12,7 +12,6 @@
  * does not stop at the end, counts as deadlocked. Prints PASS:/FAIL: lines
  * and per-process counts; exits 1 if any failed.
  */
-#define _GNU_SOURCE
 #include "vivi-tool.h"
 #include <errno.h>
 #include <fcntl.h>
@@ -84,10 +83,9 @@ static void want(const char *what, int r, int busy_ok)
 	progress(what);
 }
 
-static const uint32_t fmts[] = {
-	V4L2_PIX_FMT_YUYV, V4L2_PIX_FMT_RGB24, V4L2_PIX_FMT_NV12,
-	V4L2_PIX_FMT_GREY, V4L2_PIX_FMT_YUV420, V4L2_PIX_FMT_XBGR32,
-};
+/* the formats of the first device, from ENUM_FMT before the fork */
+static uint32_t fmts[64];
+static unsigned int nfmts;
 static const uint32_t sizes[][2] = { { 160, 120 }, { 320, 240 }, { 640, 480 } };
 
 static void streamer(const char *dev)
@@ -112,7 +110,7 @@ static void streamer(const char *dev)
 			continue;
 		}
 		xioctl(fd, VIDIOC_G_FMT, &f);
-		f.fmt.pix.pixelformat = fmts[rand() % 6];
+		f.fmt.pix.pixelformat = fmts[rand() % nfmts];
 		f.fmt.pix.width = sizes[rand() % 3][0];
 		f.fmt.pix.height = f.fmt.pix.width * 3 / 4;
 		f.fmt.pix.bytesperline = 0;
@@ -285,7 +283,7 @@ static void prober(void)
 			     fd_.index++)
 				;
 			progress("ENUM_FMT");
-			fs.pixel_format = fmts[rand() % 6];
+			fs.pixel_format = fmts[rand() % nfmts];
 			for (; !xioctl(fd, VIDIOC_ENUM_FRAMESIZES, &fs); fs.index++) {
 				fi.pixel_format = fs.pixel_format;
 				fi.width = fs.discrete.width;
@@ -298,7 +296,7 @@ static void prober(void)
 			progress("ENUM_FRAMESIZES");
 			break;
 		case 1:
-			f.fmt.pix.pixelformat = fmts[rand() % 6];
+			f.fmt.pix.pixelformat = fmts[rand() % nfmts];
 			f.fmt.pix.width = rand() % 4000;
 			f.fmt.pix.height = rand() % 2500;
 			f.fmt.pix.bytesperline = rand() % 20000;
@@ -311,7 +309,7 @@ static void prober(void)
 			break;
 		case 2:
 			want("G_FMT", xioctl(fd, VIDIOC_G_FMT, &f), 0);
-			f.fmt.pix.pixelformat = fmts[rand() % 6];
+			f.fmt.pix.pixelformat = fmts[rand() % nfmts];
 			f.fmt.pix.width = sizes[rand() % 3][0];
 			f.fmt.pix.height = f.fmt.pix.width * 3 / 4;
 			want("S_FMT", xioctl(fd, VIDIOC_S_FMT, &f), 1);
@@ -383,6 +381,14 @@ int main(int argc, char **argv)
 	secs = atoi(argv[1]);
 	for (i = 2; i < argc && ndev < MAXDEV; i++)
 		devs[ndev++] = argv[i];
+	i = open(devs[0], O_RDWR);
+	nfmts = i < 0 ? 0 : enum_formats(i, fmts, 64);
+	if (i >= 0)
+		close(i);
+	if (!nfmts) {
+		printf("FAIL: stress: ENUM_FMT on %s: no format\n", devs[0]);
+		return 1;
+	}
 	sh = mmap(NULL, sizeof(*sh), PROT_READ | PROT_WRITE,
 		  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (sh == MAP_FAILED)

@@ -48,32 +48,13 @@
  * Exits 0 after n frames, 1 on any error (message on stderr).
  */
 #include "vivi-tool.h"
-#include <errno.h>
 #include <fcntl.h>
-#include <math.h>
 #include <poll.h>
-#include <stdarg.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <sys/ioctl.h>
-#include <sys/mman.h>
-#include <time.h>
 #include <unistd.h>
-#include <linux/videodev2.h>
 
 #define MAX_BUFS	32
 #define MAX_CTRLS	16
 #define POLL_MS		3000
-
-struct rec {
-	uint32_t seq;
-	uint32_t flags;
-	uint32_t bytesused;
-	int64_t ts_ns;		/* buffer timestamp, CLOCK_MONOTONIC */
-	int64_t dq_ns;		/* CLOCK_MONOTONIC right after DQBUF */
-};
 
 struct ctrl_action {
 	int before;		/* -S: set before streaming */
@@ -101,18 +82,6 @@ static void sleep_until(int64_t t)
 	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) ==
 	       EINTR)
 		;
-}
-
-static unsigned int parse_uint(const char *s, const char *what)
-{
-	char *end;
-	unsigned long v;
-
-	errno = 0;
-	v = strtoul(s, &end, 10);
-	if (errno || end == s || *end || v > 0x7fffffff)
-		die("bad %s '%s'", what, s);
-	return v;
 }
 
 /* "F:REST": F into *at, returns REST */
@@ -174,26 +143,6 @@ static uint32_t find_ctrl(int f, const char *want)
 	return 0;
 }
 
-static void set_rate(int f, unsigned int fps, struct v4l2_fract *got)
-{
-	struct v4l2_streamparm p;
-
-	memset(&p, 0, sizeof(p));
-	p.type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
-	p.parm.capture.timeperframe.numerator = 1;
-	p.parm.capture.timeperframe.denominator = fps;
-	if (xioctl(f, VIDIOC_S_PARM, &p))
-		die("S_PARM %u fps: %s", fps, strerror(errno));
-	memset(&p, 0, sizeof(p));
-	p.type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
-	if (xioctl(f, VIDIOC_G_PARM, &p))
-		die("G_PARM: %s", strerror(errno));
-	*got = p.parm.capture.timeperframe;
-	if (!got->numerator || !got->denominator)
-		die("G_PARM returned interval %u/%u", got->numerator,
-		    got->denominator);
-}
-
 static void set_ctrl(struct ctrl_action *c)
 {
 	struct v4l2_control v = { .id = c->id, .value = c->value };
@@ -220,60 +169,12 @@ static void parse_ctrl(struct ctrl_action *c, const char *arg)
 		die("bad control value in '%s'", arg);
 }
 
-static void qbuf(unsigned int index)
-{
-	struct v4l2_buffer b;
-
-	memset(&b, 0, sizeof(b));
-	b.type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
-	b.memory = V4L2_MEMORY_MMAP;
-	b.index = index;
-	if (xioctl(fd, VIDIOC_QBUF, &b))
-		die("QBUF %u: %s", index, strerror(errno));
-}
-
-static double dabs(double x)
-{
-	return x < 0 ? -x : x;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-/* the p-th percentile (nearest rank) of v[0..n-1], sorted in place */
-static double pct(double *v, size_t n, unsigned int p)
-{
-	size_t k;
-
-	if (!n)
-		return NAN;
-	qsort(v, n, sizeof(*v), cmp_double);
-	k = (p * n + 99) / 100;
-	if (k < 1)
-		k = 1;
-	if (k > n)
-		k = n;
-	return v[k - 1];
-}
-
-static void print_stats(const char *key, double *v, size_t n)
-{
-	double p50 = pct(v, n, 50), p99 = pct(v, n, 99), max = pct(v, n, 100);
-
-	printf("%s_p50=%.1f\n%s_p99=%.1f\n%s_max=%.1f\n", key, p50, key, p99,
-	       key, max);
-}
-
 /*
  * Where the frames with sequence numbers in [lo, hi] sit on the frame grid
  * that starts at the first frame: the median of (timestamp - sequence *
  * period), in ns. A median, so that one late wake-up does not count.
  */
-static double grid_offset(const struct rec *r, unsigned int n, uint32_t lo,
+static double grid_offset(const struct frame_rec *r, unsigned int n, uint32_t lo,
 			  uint32_t hi, double period)
 {
 	double *o = calloc(n ? n : 1, sizeof(*o)), m;
@@ -310,8 +211,8 @@ static int sleep_baseline(unsigned int fps, unsigned int n)
 		prev = t;
 	}
 	printf("sleep_wakeups=%u\nsleep_period_us=%.3f\n", n, period / 1e3);
-	print_stats("sleep_late_us", late, n);
-	print_stats("sleep_err_us", err, n - 1);
+	print_stats("", "sleep_late_us", late, n);
+	print_stats("", "sleep_err_us", err, n - 1);
 	free(late);
 	free(err);
 	return 0;
@@ -329,16 +230,17 @@ static void usage(void)
 
 int main(int argc, char **argv)
 {
-	const char *fourcc = "YUYV", *outdir = NULL, *csv = NULL, *outfile = NULL;
-	unsigned int w = 640, h = 480, fps = 30, nbufs = 8, nframes = 300;
+	const char *outdir = NULL, *csv = NULL, *outfile = NULL;
+	struct stream_opts so = { V4L2_PIX_FMT_YUYV, 640, 480, 8, MAX_BUFS,
+				  300 };
+	unsigned int w, h, fps = 30, nbufs, nframes;
 	unsigned int hold_at = 0, hold_k = 0, rate_at = 0, rate_fps = 0;
 	int have_hold = 0, have_rate = 0;
 	struct ctrl_action ctrls[MAX_CTRLS];
 	unsigned int nctrls = 0;
 	struct v4l2_format fmt;
-	struct v4l2_requestbuffers rb;
-	struct v4l2_fract tpf, tpf2;
-	struct rec *r;
+	struct v4l2_fract tpf, tpf2 = { 0, 0 };
+	struct frame_rec *r;
 	double nominal_ns, *ts_err, *dq_err, *lat;
 	size_t nerr = 0, nlat = 0;
 	unsigned int held[MAX_BUFS], nheld = 0, i, stat_end;
@@ -346,32 +248,16 @@ int main(int argc, char **argv)
 	uint32_t hold_last_seq = 0, rate_after_seq = 0;
 	int64_t hold_last_ts = 0, hold_requeue_ns = 0, hold_empty_ns = 0;
 	int64_t rate_at_ns = 0;
-	uint64_t gaps = 0, missing = 0, backwards = 0, errors = 0;
+	struct seq_count sc = { 0, 0, 0 };
+	uint64_t errors = 0;
 	int flags_ok = 1, opt, type = V4L2_BUF_TYPE_VIDEO_CAPTURE, baseline = 0;
 	FILE *cf = NULL, *of = NULL;
 	char *arg;
 
 	while ((opt = getopt(argc, argv, "f:s:r:b:n:H:R:C:S:o:O:c:Bh")) != -1) {
 		switch (opt) {
-		case 'f':
-			fourcc = optarg;
-			if (!*fourcc || strlen(fourcc) > 4)
-				die("bad fourcc '%s'", fourcc);
-			break;
-		case 's':
-			if (sscanf(optarg, "%ux%u", &w, &h) != 2 || !w || !h)
-				die("bad size '%s'", optarg);
-			break;
 		case 'r':
 			fps = parse_uint(optarg, "rate");
-			break;
-		case 'b':
-			nbufs = parse_uint(optarg, "buffer count");
-			if (nbufs < 1 || nbufs > MAX_BUFS)
-				die("buffer count 1..%d", MAX_BUFS);
-			break;
-		case 'n':
-			nframes = parse_uint(optarg, "frame count");
 			break;
 		case 'H':
 			arg = parse_at(optarg, &hold_at, "-H");
@@ -412,9 +298,14 @@ int main(int argc, char **argv)
 			baseline = 1;
 			break;
 		default:
-			usage();
+			if (!stream_option(opt, optarg, &so))
+				usage();
 		}
 	}
+	w = so.w;
+	h = so.h;
+	nbufs = so.nbufs;
+	nframes = so.nframes;
 	if (baseline) {
 		if (optind != argc || nframes < 2 || !fps)
 			usage();
@@ -441,51 +332,13 @@ int main(int argc, char **argv)
 			die("open %s: %s", outfile, strerror(errno));
 	}
 
-	memset(&fmt, 0, sizeof(fmt));
-	fmt.type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
-	fmt.fmt.pix.width = w;
-	fmt.fmt.pix.height = h;
-	{
-		char c[4] = { ' ', ' ', ' ', ' ' };
-
-		memcpy(c, fourcc, strlen(fourcc));
-		fmt.fmt.pix.pixelformat = v4l2_fourcc(c[0], c[1], c[2], c[3]);
-	}
-	fmt.fmt.pix.field = V4L2_FIELD_NONE;
-	if (xioctl(fd, VIDIOC_S_FMT, &fmt))
-		die("S_FMT: %s", strerror(errno));
-	if (fmt.fmt.pix.width != w || fmt.fmt.pix.height != h ||
-	    memcmp(&fmt.fmt.pix.pixelformat, fourcc, strlen(fourcc)))
-		die("S_FMT gave %.4s %ux%u", (char *)&fmt.fmt.pix.pixelformat,
-		    fmt.fmt.pix.width, fmt.fmt.pix.height);
-	set_rate(fd, fps, &tpf);
+	set_format(fd, dev_path, so.fourcc, w, h, &fmt);
+	tpf = set_interval(fd, dev_path, (struct v4l2_fract){ 1, fps });
 	nominal_ns = 1e9 * tpf.numerator / tpf.denominator;
-
-	memset(&rb, 0, sizeof(rb));
-	rb.count = nbufs;
-	rb.type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
-	rb.memory = V4L2_MEMORY_MMAP;
-	if (xioctl(fd, VIDIOC_REQBUFS, &rb))
-		die("REQBUFS %u: %s", nbufs, strerror(errno));
-	if (rb.count < 1 || rb.count > MAX_BUFS)
-		die("REQBUFS gave %u buffers", rb.count);
-	nbufs = rb.count;
-	for (i = 0; i < nbufs; i++) {
-		struct v4l2_buffer b;
-
-		memset(&b, 0, sizeof(b));
-		b.type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
-		b.memory = V4L2_MEMORY_MMAP;
-		b.index = i;
-		if (xioctl(fd, VIDIOC_QUERYBUF, &b))
-			die("QUERYBUF %u: %s", i, strerror(errno));
-		buflen[i] = b.length;
-		bufmem[i] = mmap(NULL, b.length, PROT_READ, MAP_SHARED, fd,
-				 b.m.offset);
-		if (bufmem[i] == MAP_FAILED)
-			die("mmap %u: %s", i, strerror(errno));
-		qbuf(i);
-	}
+	nbufs = reqbufs_mmap(fd, dev_path, nbufs);
+	if (nbufs < 1 || nbufs > MAX_BUFS)
+		die("REQBUFS gave %u buffers", nbufs);
+	map_and_queue(fd, dev_path, nbufs, bufmem, buflen);
 
 	r = calloc(nframes, sizeof(*r));
 	ts_err = calloc(nframes, sizeof(*ts_err));
@@ -512,9 +365,7 @@ int main(int argc, char **argv)
 			if (!pr)
 				die("no frame within %d ms (frame index %u)",
 				    POLL_MS, i);
-			memset(&b, 0, sizeof(b));
-			b.type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
-			b.memory = V4L2_MEMORY_MMAP;
+			mmap_buffer(&b, 0);
 			if (!xioctl(fd, VIDIOC_DQBUF, &b))
 				break;
 			if (errno != EAGAIN)
@@ -524,8 +375,7 @@ int main(int argc, char **argv)
 		r[i].seq = b.sequence;
 		r[i].flags = b.flags;
 		r[i].bytesused = b.bytesused;
-		r[i].ts_ns = (int64_t)b.timestamp.tv_sec * 1000000000 +
-			     (int64_t)b.timestamp.tv_usec * 1000;
+		r[i].ts_ns = buf_ts_ns(&b);
 		if (b.index >= nbufs)
 			die("DQBUF returned index %u", b.index);
 		if (b.flags & V4L2_BUF_FLAG_ERROR)
@@ -561,7 +411,8 @@ int main(int argc, char **argv)
 		if (have_hold && !hold_done && !holding && i == hold_at)
 			holding = 1;
 		if (have_rate && !rate_done && i == rate_at) {
-			set_rate(fd2, rate_fps, &tpf2);
+			tpf2 = set_interval(fd2, dev_path,
+					    (struct v4l2_fract){ 1, rate_fps });
 			rate_at_ns = now_ns();
 			rate_after_seq = b.sequence;
 			rate_done = 1;
@@ -574,7 +425,7 @@ int main(int argc, char **argv)
 		}
 
 		if (!holding) {
-			qbuf(b.index);
+			qbuf_mmap(fd, dev_path, b.index);
 			continue;
 		}
 		held[nheld++] = b.index;
@@ -591,7 +442,7 @@ int main(int argc, char **argv)
 		sleep_until(hold_last_ts + (int64_t)((hold_k + 0.5) * nominal_ns));
 		hold_requeue_ns = now_ns();
 		for (k = 0; k < nheld; k++)
-			qbuf(held[k]);
+			qbuf_mmap(fd, dev_path, held[k]);
 		nheld = 0;
 		holding = 0;
 		hold_done = 1;
@@ -613,23 +464,9 @@ int main(int argc, char **argv)
 		double d = (double)(r[i].dq_ns - r[i].ts_ns);
 
 		lat[nlat++] = d;
-		if (!i)
-			continue;
-		if (r[i].seq <= r[i - 1].seq) {
-			backwards++;
-			continue;
-		}
-		if (r[i].seq != r[i - 1].seq + 1) {
-			gaps++;
-			missing += r[i].seq - r[i - 1].seq - 1;
-		}
-		if (i < stat_end) {
-			double want = (r[i].seq - r[i - 1].seq) * nominal_ns;
-
-			ts_err[nerr] = dabs((double)(r[i].ts_ns - r[i - 1].ts_ns) -
-					    want);
-			dq_err[nerr] = dabs((double)(r[i].dq_ns - r[i - 1].dq_ns) -
-					    want);
+		if (i && count_step(r, i, &sc) && i < stat_end) {
+			interval_error(r, i, nominal_ns, &ts_err[nerr],
+				       &dq_err[nerr]);
 			nerr++;
 		}
 	}
@@ -655,8 +492,8 @@ int main(int argc, char **argv)
 	printf("frames=%u\n", nframes);
 	printf("seq_first=%u\nseq_last=%u\n", r[0].seq, r[nframes - 1].seq);
 	printf("seq_gaps=%llu\nseq_missing=%llu\nseq_backwards=%llu\n",
-	       (unsigned long long)gaps, (unsigned long long)missing,
-	       (unsigned long long)backwards);
+	       (unsigned long long)sc.gaps, (unsigned long long)sc.missing,
+	       (unsigned long long)sc.backwards);
 	printf("error_buffers=%llu\n", (unsigned long long)errors);
 	printf("flags_ok=%d\n", flags_ok);
 	printf("nominal_us=%.3f\n", nominal_ns / 1e3);
@@ -666,16 +503,12 @@ int main(int argc, char **argv)
 		printf("ts_mean_us=%.3f\n",
 		       (r[stat_end - 1].ts_ns - r[0].ts_ns) / 1e3 /
 		       (r[stat_end - 1].seq - r[0].seq));
-	for (i = 0; i < nerr; i++) {
-		ts_err[i] /= 1e3;
-		dq_err[i] /= 1e3;
-	}
 	for (i = 0; i < nlat; i++)
 		lat[i] /= 1e3;
-	print_stats("ts_err_us", ts_err, nerr);
-	print_stats("dq_err_us", dq_err, nerr);
+	print_stats("", "ts_err_us", ts_err, nerr);
+	print_stats("", "dq_err_us", dq_err, nerr);
 	printf("ts_to_dq_us_min=%.1f\n", pct(lat, nlat, 0));
-	print_stats("ts_to_dq_us", lat, nlat);
+	print_stats("", "ts_to_dq_us", lat, nlat);
 
 	if (have_hold) {
 		printf("hold_done=%d\n", hold_done);

@@ -17,7 +17,6 @@
  * debug level >= 1) that vivi frees the device exactly when the last file
  * is closed. Prints PASS:/FAIL: lines; exits 1 if any failed.
  */
-#define _GNU_SOURCE
 #include "vivi-tool.h"
 #include <dirent.h>
 #include <errno.h>
@@ -40,27 +39,9 @@
 #define UNBIND		"/sys/bus/platform/drivers/vivi/unbind"
 #define UNPLUG		"/sys/kernel/debug/vivi/unplug"
 
-static int failures;
 static const char *mode;
 static const char *how = "unbind";	/* or "unplug" */
-
-static void result(int ok, const char *name, const char *fmt, ...)
-{
-	va_list ap;
-
-	printf("%s: %s %s: %s", ok ? "PASS" : "FAIL", how, mode, name);
-	if (fmt) {
-		printf(ok ? " (" : ": ");
-		va_start(ap, fmt);
-		vprintf(fmt, ap);
-		va_end(ap);
-		if (ok)
-			printf(")");
-	}
-	printf("\n");
-	fflush(stdout);
-	failures += !ok;
-}
+static char group[32];		/* result()'s: "unbind MODE" or "unplug MODE" */
 
 /* Is there a task named vivi-<inst> (the generator thread)? */
 static int thread_alive(const char *inst)
@@ -294,6 +275,9 @@ int main(int argc, char **argv)
 	mode = argv[3];
 	if (argc == 5)
 		how = argv[4];
+	snprintf(group, sizeof(group), "%s %s", how, mode);
+	result_group = group;
+	result_details_on_pass = 1;
 	inst = strchr(pdev, '.') ? strchr(pdev, '.') + 1 : pdev;
 
 	idle = open(dev, O_RDWR);
@@ -435,5 +419,5 @@ int main(int argc, char **argv)
 	} else {
 		result(0, "kernel log readable", "%s", strerror(errno));
 	}
-	return failures ? 1 : 0;
+	return result_failures ? 1 : 0;
 }
