@@ -54,10 +54,16 @@ struct vivi_size {
 	u32 height;
 };
 
+/*
+ * Smallest first. Browsers probe a fixed list of common webcam sizes with
+ * TRY_FMT and take only exact matches (libwebrtc's device_info_v4l2.cc),
+ * hence QCIF 176x144, CIF 352x288 and 960x720 beside the usual ones.
+ */
 static const struct vivi_size vivi_sizes[] = {
-	{ 160, 120 }, { 320, 240 }, { 640, 360 }, { 640, 480 },
-	{ 800, 600 }, { 1024, 768 }, { 1280, 720 }, { 1920, 1080 },
-	{ 2560, 1440 }, { VIVI_MAX_WIDTH, VIVI_MAX_HEIGHT },
+	{ 160, 120 }, { 176, 144 }, { 320, 240 }, { 352, 288 },
+	{ 640, 360 }, { 640, 480 }, { 800, 600 }, { 960, 720 },
+	{ 1024, 768 }, { 1280, 720 }, { 1920, 1080 }, { 2560, 1440 },
+	{ VIVI_MAX_WIDTH, VIVI_MAX_HEIGHT },
 };
 
 /*

@@ -67,10 +67,12 @@ else
 	fail "v4l2-ctl --list-formats-ext: the 24 formats in order" "got: $got"
 fi
 bad=$(awk -v want=" $SIZES" '{ f = $1; $1 = ""; if ($0 != want) print f $0 }' <<<"$sig")
+nsz=$(wc -w <<<"$SIZES")
+niv=$(tr ' ' '\n' <<<"$SIZES" | awk -F: '{ n += $2 } END { print n }')
 if [ -z "$bad" ]; then
-	pass "v4l2-ctl --list-formats-ext: every format has 10 sizes, 83 intervals"
+	pass "v4l2-ctl --list-formats-ext: every format has $nsz sizes, $niv intervals"
 else
-	fail "v4l2-ctl --list-formats-ext: every format has 10 sizes, 83 intervals" \
+	fail "v4l2-ctl --list-formats-ext: every format has $nsz sizes, $niv intervals" \
 		"$(head -n 2 <<<"$bad" | tr '\n' ' ')"
 fi
 

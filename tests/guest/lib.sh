@@ -15,7 +15,7 @@ export PATH="$TOOLS:$PATH"
 # (list_formats, driver_formats), so that a format added to the driver is
 # tested everywhere once it is added here.
 EXPECTED_FORMATS="YUYV UYVY YVYU VYUY YU12 YV12 422P RGB3 BGR3 BX24 XR24 RGBP RGBR XR15 GREY Y16 BA81 GBRG GRBG RGGB NV12 NV21 NV16 NV61"
-EXPECTED_SIZES="160x120 320x240 640x360 640x480 800x600 1024x768 1280x720 1920x1080 2560x1440 3840x2160"
+EXPECTED_SIZES="160x120 176x144 320x240 352x288 640x360 640x480 800x600 960x720 1024x768 1280x720 1920x1080 2560x1440 3840x2160"
 # expected_rates WxH: the rates offered at that size, fastest first, in
 # fps as v4l2-ctl prints them
 expected_rates() {
