@@ -247,4 +247,8 @@ chromium_stop() {
 	done
 	kill -KILL -- -"$CHROMIUM_PID" 2>/dev/null
 	wait "$CHROMIUM_PID" 2>/dev/null
+	# and any helper process that left the group: none may keep a
+	# device open, or watch for new ones, into the next stages
+	pkill -KILL -f '^/usr/lib/chromium/' 2>/dev/null
+	return 0
 }
