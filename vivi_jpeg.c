@@ -710,54 +710,122 @@ int vivi_jpeg_finish(void *scratch, size_t *bytesused)
 /* ---- the worst case ------------------------------------------------- */
 
 /*
- * Most bits one block of class @tbl can take: the longest DC code and
- * value, then a longest path through the AC positions, where position k
- * holds a magnitude of at most 1024 / q_k rounded up (the DCT output, 8
- * times the coefficient, never exceeds 8192 in magnitude), coded as a
- * run/size symbol, a ZRL or the final EOB.
+ * The level-shifted samples of a block lie in -128..127, and the DCT is
+ * orthonormal, so the squares of a block's 64 coefficients add up to at
+ * most 64 * 128^2 (Parseval). A coefficient that quantizes to a magnitude
+ * of size s needs |F| >= (2^(s-1) - 1/2) q - 1 (the 1 covers the integer
+ * DCT's error), so large values everywhere at once are impossible. The
+ * most bits of a block under that energy budget are bounded by Lagrange:
+ * for any lambda >= 0, bits <= lambda * budget + the most of (bits -
+ * lambda * energy) over all blocks, found by a walk over the zigzag
+ * positions as the Huffman coder takes them. The least of these over a
+ * fixed set of lambdas is still a bound, and grows with the quality.
  */
+#define BOUND_BUDGET	(64ull * 128 * 128)
+#define BOUND_SHIFT	32
+#define BOUND_LAMBDAS	48
+
+/* Least energy of a coefficient that quantizes to size @s at step @q */
+static u64 vivi_bound_energy(u32 s, u32 q)
+{
+	s64 f = ((2 * ((s64)1 << (s - 1)) - 1) * q - 2);
+
+	/* in halves: (f / 2)^2, rounded down */
+	return f > 0 ? (u64)(f * f) / 4 : 0;
+}
+
+/* A coefficient of size @s at step @q, less lambda = @l / 2^32 per energy */
+static s64 vivi_bound_gain(u32 s, u32 q, u64 l)
+{
+	/* past the budget is as good as impossible */
+	return ((s64)s << BOUND_SHIFT) -
+	       (s64)(l * min_t(u64, vivi_bound_energy(s, q), BOUND_BUDGET + 1));
+}
+
+/* Most of (bits - lambda * energy) over the AC part, lambda = @l / 2^32 */
+static s64 vivi_bound_ac(const u8 *acl, const u32 *q, const u8 *smax, u64 l)
+{
+	s64 g[65], best, b;
+	u32 k, r, s;
+
+	g[64] = 0;
+	for (k = 63; k >= 1; k--) {
+		best = (s64)acl[SYM_EOB] << BOUND_SHIFT;
+		for (r = 0; r < 16 && k + r < 64; r++)
+			for (s = 1; s <= smax[k + r]; s++) {
+				b = ((s64)acl[r << 4 | s] << BOUND_SHIFT) +
+				    vivi_bound_gain(s, q[k + r], l) +
+				    g[k + r + 1];
+				best = max(best, b);
+			}
+		if (k + 16 < 64)
+			best = max(best, ((s64)acl[SYM_ZRL] << BOUND_SHIFT) +
+					 g[k + 16]);
+		g[k] = best;
+	}
+	return g[1];
+}
+
+/* Most bits one block of class @tbl can take at @quality */
 static u32 vivi_block_bits(u32 tbl, u32 quality)
 {
-	u8 dcl[256], acl[256];
-	u32 f[65], smax[64], k, r, s, b, best, q;
+	u8 dcl[256], acl[256], smax[64];
+	u32 q[64], k, s, dc = 0;
+	u64 l = 1ull << BOUND_SHIFT, bits, best = U64_MAX;
+	unsigned int i;
 
 	vivi_huff_lengths(&vivi_huff[HUFF_DC(tbl)], dcl);
 	vivi_huff_lengths(&vivi_huff[HUFF_AC(tbl)], acl);
 	for (k = 0; k < 64; k++) {
-		q = vivi_quant_value(vivi_std_quant[tbl][vivi_zigzag[k]],
-				     quality);
-		smax[k] = min_t(u32, fls(DIV_ROUND_UP(1024, q)), k ? 10 : 11);
+		q[k] = vivi_quant_value(vivi_std_quant[tbl][vivi_zigzag[k]],
+					quality);
+		/* |8 F| <= 8192: the coefficient is at most 1024 / q */
+		smax[k] = min_t(u32, fls(DIV_ROUND_UP(1024, q[k])), k ? 10 : 11);
 	}
-	f[64] = 0;
-	for (k = 63; k >= 1; k--) {
-		best = acl[SYM_EOB];
-		for (r = 0; r < 16 && k + r < 64; r++)
-			for (s = 1; s <= smax[k + r]; s++) {
-				b = acl[r << 4 | s] + s + f[k + r + 1];
-				best = max(best, b);
-			}
-		if (k + 16 < 64)
-			best = max(best, acl[SYM_ZRL] + f[k + 16]);
-		f[k] = best;
+	/* a DC difference is at most twice the largest DC; not charged */
+	for (s = 0; s <= min(smax[0] + 1u, 11u); s++)
+		dc = max_t(u32, dc, dcl[s] + s);
+	/* lambda from 1 down to 2^-16 bits per unit of energy */
+	for (i = 0; i < BOUND_LAMBDAS; i++, l = l * 203 / 256) {
+		s64 ac = vivi_bound_ac(acl, q, smax, l);
+		u64 total = (u64)max_t(s64, ac, 0) + l * BOUND_BUDGET;
+
+		bits = (total >> BOUND_SHIFT) + 1;
+		best = min(best, bits);
 	}
-	/* a DC difference is at most twice the largest DC */
-	best = 0;
-	for (s = 0; s <= min(smax[0] + 1, 11u); s++)
-		best = max(best, dcl[s] + s);
-	return best + f[1];
+	return dc + best;
+}
+
+void vivi_jpeg_bound_init(struct vivi_jpeg_bound *b, u32 quality)
+{
+	quality = clamp_t(u32, quality, VIVI_JPEG_QUALITY_MIN,
+			  VIVI_JPEG_QUALITY_MAX);
+	b->quality = quality;
+	b->block_bits[0] = vivi_block_bits(0, quality);
+	b->block_bits[1] = vivi_block_bits(1, quality);
+}
+
+size_t vivi_jpeg_bound_size(const struct vivi_jpeg_bound *b, u32 width,
+			    u32 height)
+{
+	u64 mcus, bits;
+
+	if (!vivi_jpeg_args_ok(width, height, b->quality))
+		return 0;
+	mcus = (u64)DIV_ROUND_UP(width, 16) * DIV_ROUND_UP(height, 8);
+	bits = mcus * (2 * b->block_bits[0] + 2 * b->block_bits[1]);
+	/* every byte may be 0xff and stuffed; the padded last byte; EOI */
+	return HEADER_BYTES + 2 * DIV_ROUND_UP(bits, 8) + 2 + 2;
 }
 
 size_t vivi_jpeg_max_size(u32 width, u32 height, u32 quality)
 {
-	u64 mcus, bits;
+	struct vivi_jpeg_bound b;
 
 	if (!vivi_jpeg_args_ok(width, height, quality))
 		return 0;
-	mcus = (u64)DIV_ROUND_UP(width, 16) * DIV_ROUND_UP(height, 8);
-	bits = mcus * (2 * vivi_block_bits(0, quality) +
-		       2 * vivi_block_bits(1, quality));
-	/* every byte may be 0xff and stuffed; the padded last byte; EOI */
-	return HEADER_BYTES + 2 * DIV_ROUND_UP(bits, 8) + 2 + 2;
+	vivi_jpeg_bound_init(&b, quality);
+	return vivi_jpeg_bound_size(&b, width, height);
 }
 
 /* ---- drawing and coding --------------------------------------------- */

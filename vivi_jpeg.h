@@ -44,14 +44,45 @@ struct vivi_gen_settings;
 size_t vivi_jpeg_scratch_size(void);
 
 /**
+ * struct vivi_jpeg_bound - the worst case of one quality, for any size
+ * @quality: VIVI_JPEG_QUALITY_MIN..VIVI_JPEG_QUALITY_MAX
+ * @block_bits: the most bits a luma (0) and a chroma (1) block can take
+ *
+ * Working it out takes a moment (a walk over the coefficients per
+ * lambda): callers keep one per quality rather than redo it per size.
+ */
+struct vivi_jpeg_bound {
+	u32 quality;
+	u32 block_bits[2];
+};
+
+/**
+ * vivi_jpeg_bound_init() - work out the worst case of a quality
+ * @b: filled in
+ * @quality: clamped to VIVI_JPEG_QUALITY_MIN..VIVI_JPEG_QUALITY_MAX
+ */
+void vivi_jpeg_bound_init(struct vivi_jpeg_bound *b, u32 quality);
+
+/**
+ * vivi_jpeg_bound_size() - vivi_jpeg_max_size() from a kept bound
+ * @b: from vivi_jpeg_bound_init()
+ * @width: in pixels
+ * @height: in lines
+ *
+ * Return: the size in bytes, or 0 for a zero or too large size
+ */
+size_t vivi_jpeg_bound_size(const struct vivi_jpeg_bound *b, u32 width,
+			    u32 height);
+
+/**
  * vivi_jpeg_max_size() - the most bytes one frame can take
  * @width: in pixels
  * @height: in lines
  * @quality: VIVI_JPEG_QUALITY_MIN..VIVI_JPEG_QUALITY_MAX
  *
- * An upper bound over every possible picture: the headers, the longest
- * Huffman coding of each block allowed by the quantization tables, every
- * entropy-coded byte stuffed, and EOI.
+ * An upper bound over every possible picture: the headers, the most bits
+ * each block can take within the energy its 64 samples can carry (see
+ * vivi_jpeg.c), every entropy-coded byte stuffed, and EOI.
  *
  * Return: the size in bytes, or 0 for a zero or too large size or a bad
  * quality

@@ -27,5 +27,6 @@
 #define max_t(t, a, b)		max((t)(a), (t)(b))
 #define clamp(v, lo, hi)	min(max(v, lo), hi)
 #define clamp_t(t, v, lo, hi)	min_t(t, max_t(t, v, lo), hi)
+#define U64_MAX			((u64)~0ull)
 
 #endif
