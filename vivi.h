@@ -18,6 +18,7 @@
 
 #include "vivi_fmt.h"
 #include "vivi_gen.h"
+#include "vivi_jpeg.h"
 
 #define VIVI_DRV_NAME		"vivi"
 #define VIVI_MAX_DEVS		16
@@ -212,12 +213,15 @@ struct vivi_dev;
  * @timeperframe: the negotiated frame interval
  * @stats: counters of the generator thread
  * @stream_start_ns: monotonic time of STREAMON
- * @scratch: template memory for vivi_gen_fill(), sized for the widest frame
+ * @scratch: memory for vivi_gen_fill() and vivi_jpeg_gen(), sized for the
+ *	widest frame
  * @faults: the faults injected into this node's stream
+ * @jpeg_quality: V4L2_CID_JPEG_COMPRESSION_QUALITY, for the next frame
+ * @jpeg: the MJPEG worst case at @jpeg_quality, for sizeimage
  *
- * &vivi_dev.lock guards @fmt and @thread. &vivi_dev.slock guards
- * @buf_list, @thread_starved, @timeperframe, @stats and @faults, which the
- * thread reads or writes while streaming.
+ * &vivi_dev.lock guards @fmt, @thread and @jpeg. &vivi_dev.slock guards
+ * @buf_list, @thread_starved, @timeperframe, @stats, @faults and
+ * @jpeg_quality, which the thread reads or writes while streaming.
  *
  * The thread reads @fmt without a lock. That is safe because S_FMT (the
  * only writer) returns -EBUSY while vb2_is_busy(), and the thread exists
@@ -238,6 +242,8 @@ struct vivi_node {
 	u64 stream_start_ns;
 	void *scratch;
 	struct vivi_faults faults;
+	u32 jpeg_quality;
+	struct vivi_jpeg_bound jpeg;
 };
 
 /**
@@ -290,6 +296,7 @@ void vivi_inject_ctrls(struct vivi_node *node, struct v4l2_ctrl_handler *hdl);
 
 /* vivi_stream.c: the frame thread and the vb2 queue */
 #define VIVI_STATUS_LEN		768	/* room for vivi_status_text() */
+size_t vivi_scratch_size(void);
 int vivi_queue_init(struct vivi_node *node, struct device *dev);
 int vivi_status_text(struct vivi_node *node, char *buf, size_t size);
 

@@ -13,9 +13,14 @@
 
 #include "vivi_fmt.h"
 #include "vivi_gen.h"
+#include "vivi_jpeg.h"
 
-/* Every format vivi offers, in ENUM_FMT order */
+/*
+ * Every format vivi offers, in ENUM_FMT order: MJPEG first, as UVC cameras
+ * list it
+ */
 static const struct vivi_fmt_desc vivi_fmt_table[] = {
+	{ V4L2_PIX_FMT_MJPEG, VIVI_FMT_COMPRESSED },
 	{ V4L2_PIX_FMT_YUYV },		{ V4L2_PIX_FMT_UYVY },
 	{ V4L2_PIX_FMT_YVYU },		{ V4L2_PIX_FMT_VYUY },
 	{ V4L2_PIX_FMT_YUV420 },	{ V4L2_PIX_FMT_YVU420 },
@@ -92,6 +97,19 @@ const struct vivi_fmt_desc *vivi_fmt_find(u32 fourcc)
 }
 
 /**
+ * vivi_fmt_compressed() - true for a format of variable size (MJPEG)
+ * @fourcc: V4L2_PIX_FMT_*
+ *
+ * Return: true if @fourcc is in the table with VIVI_FMT_COMPRESSED
+ */
+bool vivi_fmt_compressed(u32 fourcc)
+{
+	const struct vivi_fmt_desc *d = vivi_fmt_find(fourcc);
+
+	return d && d->flags & VIVI_FMT_COMPRESSED;
+}
+
+/**
  * vivi_fmt_info() - the memory layout of a format
  * @fourcc: V4L2_PIX_FMT_*
  *
@@ -114,18 +132,28 @@ const struct v4l2_format_info *vivi_fmt_info(u32 fourcc)
  * vivi_fmt_check_table() - check that every format can be offered
  * @void: no arguments
  *
- * Each entry needs a memory layout and must be one the generator draws;
- * a table that breaks this is a bug, caught when the module loads.
+ * Each raw entry needs a memory layout and must be one the generator
+ * draws; the MJPEG encoder's worst case must fit the largest buffer. A
+ * table that breaks this is a bug, caught when the module loads.
  *
  * Return: 0, or -EINVAL after logging the first bad entry.
  */
 int vivi_fmt_check_table(void)
 {
+	size_t jpeg_max = vivi_jpeg_max_size(VIVI_MAX_WIDTH, VIVI_MAX_HEIGHT,
+					     VIVI_JPEG_QUALITY_MAX);
 	unsigned int i;
 
+	if (!jpeg_max || jpeg_max > VIVI_MAX_SIZEIMAGE) {
+		pr_err("vivi: MJPEG needs %zu bytes, more than %u\n", jpeg_max,
+		       VIVI_MAX_SIZEIMAGE);
+		return -EINVAL;
+	}
 	for (i = 0; i < ARRAY_SIZE(vivi_fmt_table); i++) {
 		u32 fcc = vivi_fmt_table[i].fourcc;
 
+		if (vivi_fmt_table[i].flags & VIVI_FMT_COMPRESSED)
+			continue;
 		if (!vivi_fmt_info(fcc) || !vivi_gen_supported(fcc)) {
 			pr_err("vivi: format %p4cc has no %s\n", &fcc,
 			       vivi_fmt_info(fcc) ? "generator" : "layout");
@@ -378,25 +406,36 @@ static u32 vivi_default_fourcc(const struct vivi_fmt_list *list)
 /**
  * vivi_fmt_try_pix() - adjust @pix to the closest format vivi offers
  * @list: the device's formats
+ * @jpeg: the MJPEG worst case at the current quality
  * @pix: the format asked for; adjusted in place, as TRY_FMT does
+ *
+ * MJPEG's sizeimage is the encoder's worst case at the current quality:
+ * the spec lets the driver ignore the application's value, and a smaller
+ * one could not hold every frame.
  */
 void vivi_fmt_try_pix(const struct vivi_fmt_list *list,
+		      const struct vivi_jpeg_bound *jpeg,
 		      struct v4l2_pix_format *pix)
 {
-	const struct v4l2_format_info *info;
 	const struct vivi_size *sz;
 
 	if (!vivi_fmt_offered(list, pix->pixelformat))
 		pix->pixelformat = vivi_default_fourcc(list);
-	info = vivi_fmt_info(pix->pixelformat);
-
 	sz = v4l2_find_nearest_size(vivi_sizes, ARRAY_SIZE(vivi_sizes),
 				    width, height, pix->width, pix->height);
 	pix->width = sz->width;
 	pix->height = sz->height;
 	pix->field = V4L2_FIELD_NONE;
-	vivi_fill_pix(pix, info, pix->bytesperline);
+	if (vivi_fmt_compressed(pix->pixelformat)) {
+		pix->bytesperline = 0;
+		pix->sizeimage = vivi_jpeg_bound_size(jpeg, pix->width,
+						      pix->height);
+	} else {
+		vivi_fill_pix(pix, vivi_fmt_info(pix->pixelformat),
+			      pix->bytesperline);
+	}
 
+	/* MJPEG is no generator format: full range, as JFIF says */
 	pix->colorspace = V4L2_COLORSPACE_SRGB;
 	pix->xfer_func = V4L2_XFER_FUNC_SRGB;
 	pix->ycbcr_enc = V4L2_YCBCR_ENC_601;
@@ -410,16 +449,18 @@ void vivi_fmt_try_pix(const struct vivi_fmt_list *list,
 /**
  * vivi_fmt_default_pix() - the power-on format
  * @list: the device's formats
+ * @jpeg: the MJPEG worst case at the current quality
  * @pix: set to YUYV (or the first format) at the default size
  */
 void vivi_fmt_default_pix(const struct vivi_fmt_list *list,
+			  const struct vivi_jpeg_bound *jpeg,
 			  struct v4l2_pix_format *pix)
 {
 	memset(pix, 0, sizeof(*pix));
 	pix->pixelformat = vivi_default_fourcc(list);
 	pix->width = VIVI_DEF_WIDTH;
 	pix->height = VIVI_DEF_HEIGHT;
-	vivi_fmt_try_pix(list, pix);
+	vivi_fmt_try_pix(list, jpeg, pix);
 }
 
 /**

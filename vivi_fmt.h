@@ -13,14 +13,19 @@
 
 struct v4l2_format_info;
 struct vivi_gen_frame;
+struct vivi_jpeg_bound;
 
 /* Every format of vivi_fmt_table, so a device's list never overflows */
-#define VIVI_MAX_FORMATS	24
+#define VIVI_MAX_FORMATS	25
 
-/* The largest frame: the widest size, 4 bytes a pixel, stride doubled */
+/*
+ * The largest buffer: 9 bytes a pixel of the largest size. A raw frame
+ * takes at most 8 (4 bytes a pixel, stride doubled); MJPEG's worst case at
+ * quality 100 takes 8.8, which vivi_fmt_check_table() checks at load.
+ */
 #define VIVI_MAX_WIDTH		3840
 #define VIVI_MAX_HEIGHT		2160
-#define VIVI_MAX_SIZEIMAGE	(VIVI_MAX_WIDTH * 4 * 2 * VIVI_MAX_HEIGHT)
+#define VIVI_MAX_SIZEIMAGE	(VIVI_MAX_WIDTH * 9 * VIVI_MAX_HEIGHT)
 
 #define VIVI_DEF_WIDTH		640
 #define VIVI_DEF_HEIGHT		480
@@ -54,11 +59,14 @@ int vivi_fmt_check_table(void);
 void vivi_fmt_list_all(struct vivi_fmt_list *list);
 int vivi_fmt_list_parse(struct vivi_fmt_list *list, const char *spec);
 bool vivi_fmt_offered(const struct vivi_fmt_list *list, u32 fourcc);
+bool vivi_fmt_compressed(u32 fourcc);
 
 const struct v4l2_format_info *vivi_fmt_info(u32 fourcc);
 void vivi_fmt_try_pix(const struct vivi_fmt_list *list,
+		      const struct vivi_jpeg_bound *jpeg,
 		      struct v4l2_pix_format *pix);
 void vivi_fmt_default_pix(const struct vivi_fmt_list *list,
+			  const struct vivi_jpeg_bound *jpeg,
 			  struct v4l2_pix_format *pix);
 int vivi_fmt_plane_layout(const struct v4l2_pix_format *pix,
 			  struct vivi_gen_frame *f, u8 *base);

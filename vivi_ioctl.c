@@ -54,7 +54,9 @@ static int vivi_g_fmt(struct file *file, void *priv, struct v4l2_format *f)
 
 static int vivi_try_fmt(struct file *file, void *priv, struct v4l2_format *f)
 {
-	vivi_fmt_try_pix(vivi_formats(file), &f->fmt.pix);
+	struct vivi_node *node = video_drvdata(file);
+
+	vivi_fmt_try_pix(vivi_formats(file), &node->jpeg, &f->fmt.pix);
 	return 0;
 }
 
@@ -74,7 +76,7 @@ static int vivi_s_fmt(struct file *file, void *priv, struct v4l2_format *f)
 {
 	struct vivi_node *node = video_drvdata(file);
 
-	vivi_fmt_try_pix(vivi_formats(file), &f->fmt.pix);
+	vivi_fmt_try_pix(vivi_formats(file), &node->jpeg, &f->fmt.pix);
 	/* the thread reads node->fmt without a lock: see struct vivi_node */
 	if (vb2_is_busy(&node->queue))
 		return -EBUSY;
@@ -233,12 +235,33 @@ static const char * const vivi_osd_menu[] = {
 	"All", "Counters Only", "None", NULL,
 };
 
+/*
+ * The next frame takes the new quality. MJPEG's sizeimage follows it while
+ * no buffers are allocated; else at the next REQBUFS (see queue_setup).
+ */
+static void vivi_s_jpeg_quality(struct vivi_dev *vivi, u32 quality)
+{
+	struct vivi_node *node = &vivi->cap;
+
+	vivi_jpeg_bound_init(&node->jpeg, quality);
+	if (!vb2_is_busy(&node->queue))
+		vivi_fmt_try_pix(&vivi->cfg.formats, &node->jpeg, &node->fmt);
+	spin_lock_irq(&vivi->slock);
+	node->jpeg_quality = quality;
+	spin_unlock_irq(&vivi->slock);
+}
+
 static int vivi_s_ctrl(struct v4l2_ctrl *ctrl)
 {
 	struct vivi_dev *vivi = container_of(ctrl->handler, struct vivi_dev,
 					     ctrl_handler);
 	struct vivi_gen_settings *s = &vivi->settings;
 	unsigned long flags;
+
+	if (ctrl->id == V4L2_CID_JPEG_COMPRESSION_QUALITY) {
+		vivi_s_jpeg_quality(vivi, ctrl->val);
+		return 0;
+	}
 
 	/* the thread copies the settings under slock before each frame */
 	spin_lock_irqsave(&vivi->slock, flags);
@@ -312,7 +335,7 @@ int vivi_ctrls_init(struct vivi_dev *vivi)
 	const struct v4l2_ctrl_ops *ops = &vivi_ctrl_ops;
 	int ret;
 
-	v4l2_ctrl_handler_init(hdl, 10 + VIVI_KNOB_COUNT + 1);
+	v4l2_ctrl_handler_init(hdl, 11 + VIVI_KNOB_COUNT + 1);
 	vivi->ctrl_pattern =
 		v4l2_ctrl_new_std_menu_items(hdl, ops, V4L2_CID_TEST_PATTERN,
 					     VIVI_PAT_COUNT - 1, 0,
@@ -330,6 +353,10 @@ int vivi_ctrls_init(struct vivi_dev *vivi)
 	v4l2_ctrl_new_std(hdl, ops, V4L2_CID_VFLIP, 0, 1, 1, 0);
 	v4l2_ctrl_new_custom(hdl, &vivi_ctrl_osd, NULL);
 	v4l2_ctrl_new_custom(hdl, &vivi_ctrl_motion, NULL);
+	if (vivi_fmt_offered(&vivi->cfg.formats, V4L2_PIX_FMT_MJPEG))
+		v4l2_ctrl_new_std(hdl, ops, V4L2_CID_JPEG_COMPRESSION_QUALITY,
+				  VIVI_JPEG_QUALITY_MIN, VIVI_JPEG_QUALITY_MAX,
+				  1, VIVI_JPEG_QUALITY_DEF);
 	if (vivi->cfg.fault_controls)
 		vivi_inject_ctrls(&vivi->cap, hdl);
 	ret = hdl->error;

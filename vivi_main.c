@@ -97,13 +97,14 @@ static struct vivi_dev *vivi_alloc(struct platform_device *pdev,
 	vivi = kzalloc(sizeof(*vivi), GFP_KERNEL);
 	if (!vivi)
 		return NULL;
-	vivi->cap.scratch = kvmalloc(vivi_gen_scratch_size(VIVI_MAX_WIDTH),
-				     GFP_KERNEL);
+	vivi->cap.scratch = kvmalloc(vivi_scratch_size(), GFP_KERNEL);
 	if (!vivi->cap.scratch) {
 		kfree(vivi);
 		return NULL;
 	}
 	vivi->cap.vivi = vivi;	/* early: the controls' setup reaches it */
+	vivi->cap.jpeg_quality = VIVI_JPEG_QUALITY_DEF;
+	vivi_jpeg_bound_init(&vivi->cap.jpeg, VIVI_JPEG_QUALITY_DEF);
 	vivi->pdev = pdev;
 	vivi->inst = pdev->id;
 	vivi->cfg = *cfg;
@@ -125,7 +126,7 @@ static int vivi_node_init(struct vivi_dev *vivi, struct vivi_node *node)
 	int ret;
 
 	node->vivi = vivi;
-	vivi_fmt_default_pix(&vivi->cfg.formats, &node->fmt);
+	vivi_fmt_default_pix(&vivi->cfg.formats, &node->jpeg, &node->fmt);
 	node->timeperframe = (struct v4l2_fract){ 1, VIVI_DEF_FPS };
 	ret = vivi_queue_init(node, &vivi->pdev->dev);
 	if (ret)

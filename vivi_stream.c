@@ -85,6 +85,41 @@ static void vivi_osd_text(struct vivi_node *node, struct vivi_gen_settings *s,
 	s->text[2] = text[2];
 }
 
+/**
+ * vivi_scratch_size() - the scratch memory a node needs for any frame
+ *
+ * Return: the size in bytes, for the widest frame of either path
+ */
+size_t vivi_scratch_size(void)
+{
+	return max(vivi_gen_scratch_size(VIVI_MAX_WIDTH),
+		   vivi_jpeg_gen_scratch_size(VIVI_MAX_WIDTH));
+}
+
+/* Draw the picture (or code it as MJPEG) into @vaddr; sets the payload */
+static int vivi_draw(struct vivi_node *node, struct vb2_buffer *vb,
+		     void *vaddr, const struct vivi_gen_settings *s,
+		     u32 sequence, u32 quality)
+{
+	const struct v4l2_pix_format *pix = &node->fmt;
+	struct vivi_gen_frame f;
+	size_t used;
+	int ret;
+
+	if (!vivi_fmt_compressed(pix->pixelformat)) {
+		ret = vivi_fmt_plane_layout(pix, &f, vaddr);
+		return ret ? ret : vivi_gen_fill(&f, s, sequence, node->scratch);
+	}
+	/*
+	 * The buffer holds the worst case of the quality it was sized for; a
+	 * quality raised since then may not fit, and -ENOSPC says so
+	 */
+	ret = vivi_jpeg_gen(s, sequence, pix->width, pix->height, quality,
+			    vaddr, vb2_plane_size(vb, 0), &used, node->scratch);
+	vb2_set_plane_payload(vb, 0, ret ? 0 : used);
+	return ret;
+}
+
 /* Draw frame @sequence, due at @due_ns, into @buf; returns 0 or an error. */
 static int vivi_render(struct vivi_node *node, struct vivi_buffer *buf,
 		       u32 sequence, u64 due_ns)
@@ -94,8 +129,7 @@ static int vivi_render(struct vivi_node *node, struct vivi_buffer *buf,
 	char text[VIVI_GEN_TEXT_LINES][VIVI_TEXT_LEN];
 	void *vaddr = vb2_plane_vaddr(vb, 0);
 	struct vivi_gen_settings s;
-	struct vivi_gen_frame f;
-	u32 osd_mode, fps_x10;
+	u32 osd_mode, fps_x10, quality;
 	u64 t0, t1;
 	int ret;
 
@@ -103,14 +137,14 @@ static int vivi_render(struct vivi_node *node, struct vivi_buffer *buf,
 	s = vivi->settings;
 	osd_mode = vivi->osd_mode;
 	fps_x10 = vivi_fps_x10(&node->timeperframe);
+	quality = node->jpeg_quality;
 	spin_unlock_irq(&vivi->slock);
 	s.font = vivi->font;
 	vivi_osd_text(node, &s, text, sequence, due_ns, fps_x10, osd_mode);
 
 	t0 = ktime_get_ns();
-	ret = vaddr ? vivi_fmt_plane_layout(&node->fmt, &f, vaddr) : -EFAULT;
-	if (!ret)
-		ret = vivi_gen_fill(&f, &s, sequence, node->scratch);
+	ret = vaddr ? vivi_draw(node, vb, vaddr, &s, sequence, quality) :
+		      -EFAULT;
 	t1 = ktime_get_ns();
 
 	spin_lock_irq(&vivi->slock);
@@ -428,6 +462,8 @@ static int vivi_queue_setup(struct vb2_queue *vq, unsigned int *nbuffers,
 	if (have + *nbuffers < VIVI_MIN_BUFFERS)
 		*nbuffers = VIVI_MIN_BUFFERS - have;
 	*nplanes = 1;
+	/* MJPEG: the worst case of a quality changed while buffers existed */
+	vivi_fmt_try_pix(&node->vivi->cfg.formats, &node->jpeg, &node->fmt);
 	sizes[0] = node->fmt.sizeimage;
 	return 0;
 }

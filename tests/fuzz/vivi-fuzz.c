@@ -43,8 +43,8 @@
 #define MAX_DMABUFS	8
 /* the fuzzer's own limit on buffer memory it asks for at once */
 #define MEM_BUDGET	(64UL << 20)
-/* vivi's largest frame: 3840x2160, 4 bytes per pixel, stride up to 2x */
-#define MAX_SIZEIMAGE	(3840UL * 4 * 2 * 2160)
+/* vivi's largest buffer: 3840x2160 at 9 bytes a pixel (MJPEG's worst case) */
+#define MAX_SIZEIMAGE	(3840UL * 9 * 2160)
 
 static const char *dev;
 static int vfd;
@@ -130,7 +130,7 @@ static unsigned int n_fourccs;
 
 static void list_fourccs(int fd)
 {
-	static const uint32_t not_offered[] = { V4L2_PIX_FMT_MJPEG,
+	static const uint32_t not_offered[] = { V4L2_PIX_FMT_H264,
 		V4L2_PIX_FMT_NV12M, 0 };
 	unsigned int i;
 
@@ -151,7 +151,8 @@ static const uint32_t cids[] = {
 	V4L2_CID_HUE, V4L2_CID_HFLIP, V4L2_CID_VFLIP, V4L2_CID_TEST_PATTERN,
 	V4L2_CID_USER_BASE | 0xf000, V4L2_CID_USER_BASE | 0xf001,
 	V4L2_CID_USER_BASE | 0xf002, V4L2_CID_USER_CLASS, V4L2_CID_GAIN,
-	V4L2_CID_CAMERA_CLASS, V4L2_CID_MIN_BUFFERS_FOR_CAPTURE, 0,
+	V4L2_CID_CAMERA_CLASS, V4L2_CID_MIN_BUFFERS_FOR_CAPTURE,
+	V4L2_CID_JPEG_COMPRESSION_QUALITY, V4L2_CID_JPEG_CLASS, 0,
 	0xffffffff, V4L2_CTRL_FLAG_NEXT_CTRL,
 	V4L2_CTRL_FLAG_NEXT_CTRL | V4L2_CTRL_FLAG_NEXT_COMPOUND,
 	V4L2_CID_BRIGHTNESS | V4L2_CTRL_FLAG_NEXT_CTRL,
@@ -250,13 +251,18 @@ static void violation(const char *fmt, ...)
 	va_end(ap);
 }
 
-/* A format the driver returned must be self-consistent */
+/*
+ * A format the driver returned must be self-consistent; MJPEG, the one
+ * compressed format, has no bytesperline
+ */
 static void check_pix(const char *what, const struct v4l2_pix_format *p)
 {
 	uint64_t need = (uint64_t)p->bytesperline * p->height;
+	int jpeg = p->pixelformat == V4L2_PIX_FMT_MJPEG;
 
 	if (!p->width || !p->height || p->width > 3840 || p->height > 2160 ||
-	    p->bytesperline < p->width || need > p->sizeimage ||
+	    (jpeg ? p->bytesperline != 0 || !p->sizeimage :
+		    p->bytesperline < p->width || need > p->sizeimage) ||
 	    p->sizeimage > MAX_SIZEIMAGE)
 		violation("%s: %ux%u bytesperline %u sizeimage %u", what,
 			  p->width, p->height, p->bytesperline, p->sizeimage);

@@ -3,12 +3,13 @@
 """Check what real V4L2 clients got from vivi: frame count, size, the bars.
 
   clients.py frames SPEC...
-      SPEC is "NAME|FOURCC|WxH|COUNT|FILE": FILE holds COUNT raw frames back
-      to back without stride padding (as v4l2-ctl --stream-to and
-      GStreamer's filesink write them). Checks the length, decodes the first
-      and the last frame (frame.py, one ffmpeg run for all SPECs of a size),
-      checks the 75% bars in both with the format's tolerance, and that the
-      two differ in the on-screen text (the sequence number advanced).
+      SPEC is "NAME|FOURCC|WxH|COUNT|FILE[|TOL]": FILE holds COUNT raw
+      frames back to back without stride padding (as v4l2-ctl --stream-to
+      and GStreamer's filesink write them). Checks the length, decodes the
+      first and the last frame (frame.py, one ffmpeg run for all SPECs of a
+      size), checks the 75% bars in both with the format's tolerance (TOL,
+      if given: for frames a client decoded from MJPEG), and that the two
+      differ in the on-screen text (the sequence number advanced).
   clients.py videos SPEC...
       SPEC is "NAME|FILE|WxH|COUNT|CODEC|PIX_FMT|TOL": an encoded file;
       ffprobe must report that codec, pixel format, size and frame count.
@@ -19,9 +20,12 @@
       cv2.VideoCapture(INDEX, cv2.CAP_V4L2), optionally forcing the fourcc,
       sets WxH, reads COUNT frames; each must be WxH BGR, and the first and
       last frame show the bars (OpenCV hands out BGR).
-  clients.py chromium NAME LOG WxH LABEL TOL
+  clients.py chromium NAME LOG WxH LABEL TOL [--limited]
       The console lines camera.html logged: the track's size and label, and
-      the bar colors sampled from a frame drawn on a canvas.
+      the bar colors sampled from a frame drawn on a canvas. --limited: the
+      browser takes MJPEG's full-range JFIF for limited range, as the UVC
+      spec suggests (Chromium does, crbug.com/1116922), so the 75% level
+      191 shows as (191 - 16) * 255 / 219 = 204.
 Each check prints one PASS:/FAIL: line.
 """
 import argparse
@@ -72,7 +76,7 @@ def cmd_frames(specs):
     rc = 0
     groups = {}
     for spec in specs:
-        name, fourcc, size, count, path = spec.split("|")
+        name, fourcc, size, count, path, *tol = spec.split("|")
         w, h = size_of(size)
         count = int(count)
         one = frame_bytes(fourcc, w, h)
@@ -94,22 +98,22 @@ def cmd_frames(specs):
             part = f"/tmp/clients-{w}x{h}-{i}-{k}.raw"
             open(part, "wb").write(data[off: off + one])
             parts.append(part)
-        groups.setdefault((w, h), []).append((name, fourcc, parts))
+        tol = int(tol[0]) if tol else frame.tolerance(fourcc)
+        groups.setdefault((w, h), []).append((name, fourcc, parts, tol))
     for (w, h), items in groups.items():
         frames = []
-        for _, fourcc, parts in items:
+        for _, fourcc, parts, _ in items:
             bpl = w * frame.PLANES[frame.FORMATS[fourcc][0]][0]
             frames += [(fourcc, bpl, p) for p in parts]
         try:
             imgs = frame.decode_many(frames, w, h)
         except (OSError, subprocess.CalledProcessError) as e:
-            for name, _, _ in items:
+            for name, *_ in items:
                 print(f"FAIL: {name}: decode: {e}")
             rc = 1
             continue
-        for j, (name, fourcc, _) in enumerate(items):
-            rc |= check_pictures(name, imgs[2 * j], imgs[2 * j + 1],
-                                 frame.tolerance(fourcc))
+        for j, (name, _, _, tol) in enumerate(items):
+            rc |= check_pictures(name, imgs[2 * j], imgs[2 * j + 1], tol)
     return rc
 
 
@@ -251,9 +255,12 @@ def cmd_chromium(a):
     errors = []
     if len(samples) != 24:
         errors.append(f"{len(samples)} samples, want 24")
+    level = bars.LEVEL["bars75"]
+    if a.limited:
+        level = round((level - 16) * 255 / 219)
     for i, got in enumerate(samples):
         color = bars.ORDER[i % 8]
-        want = tuple(bars.LEVEL["bars75"] * m for m in bars.MASK[color])
+        want = tuple(level * m for m in bars.MASK[color])
         if any(abs(g - e) > a.tol for g, e in zip(got, want)):
             errors.append(f"{color} row {i // 8} {got} != {want}")
     return rc | bars.report(f"{a.name}: canvas shows the 8 bars", errors,
@@ -281,6 +288,7 @@ def main():
     c.add_argument("size")
     c.add_argument("label")
     c.add_argument("tol", type=int)
+    c.add_argument("--limited", action="store_true")
     a = ap.parse_args()
     if a.cmd == "frames":
         return cmd_frames(a.specs)

@@ -163,8 +163,11 @@ static void streamer(const char *dev)
 				break;
 			}
 			ts = b.timestamp.tv_sec + b.timestamp.tv_usec / 1e6;
-			if (b.flags & V4L2_BUF_FLAG_ERROR ||
-			    b.bytesused != f.fmt.pix.sizeimage)
+			/* a compressed frame is as long as it is */
+			if (b.flags & V4L2_BUF_FLAG_ERROR || !b.bytesused ||
+			    b.bytesused > f.fmt.pix.sizeimage ||
+			    (f.fmt.pix.bytesperline &&
+			     b.bytesused != f.fmt.pix.sizeimage))
 				error("bad buffer: flags %#x bytesused %u",
 				      b.flags, b.bytesused);
 			if (n && (b.sequence <= last_seq || ts <= last_ts)) {
