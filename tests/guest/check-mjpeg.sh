@@ -60,6 +60,13 @@ for size in 160x120 1280x720 1920x1080; do
 		/tmp/ref.yuyv --count 1 --max "$(sizeimage "$D")" --tol 2 --psnr 38
 	v4l2-ctl -d "$D" -c compression_quality=95
 done
+# the picture controls and flips act on MJPEG as on the raw formats
+v4l2-ctl -d "$D" -c horizontal_flip=1,vertical_flip=1,brightness=160,hue=30
+grab "$D" YUYV 640x480 1 /tmp/ref.yuyv
+grab "$D" MJPG 640x480 1 /tmp/m.mjpg
+mjpeg.py check "mjpeg: flips, brightness 160, hue 30" 640x480 /tmp/m.mjpg \
+	/tmp/ref.yuyv --count 1 --psnr 38 --no-bars
+v4l2-ctl -d "$D" -c horizontal_flip=0,vertical_flip=0,brightness=128,hue=0
 # 60 frames with the text on: every one decodes without a warning
 v4l2-ctl -d "$D" -c osd_text=0
 grab "$D" MJPG 640x480 60 /tmp/m.mjpg
@@ -118,7 +125,8 @@ echo "chromium: result after $(($(date +%s) - t0)) s"
 # what vivi streams, from its own state
 fmt=$(stats "$D" | grep -E '^(streaming|format):' | tr '\n' ' ')
 chromium_stop
-# Chromium reads MJPEG as limited range (README): white 191 shows as 204
+# Chromium reads MJPEG as limited range (README): the bars as clients.py
+# --limited computes them, white 191 as 204
 clients.py chromium "chromium: getUserMedia 1280x720" "$OUT/chromium-mjpeg.log" 1280x720 "vivi 0" 4 --limited
 if grep -q 'streaming: yes format: MJPG 1280x720' <<<"$fmt"; then
 	pass "chromium: vivi streamed MJPG 1280x720 ($fmt)"

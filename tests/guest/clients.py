@@ -24,8 +24,9 @@
       The console lines camera.html logged: the track's size and label, and
       the bar colors sampled from a frame drawn on a canvas. --limited: the
       browser takes MJPEG's full-range JFIF for limited range, as the UVC
-      spec suggests (Chromium does, crbug.com/1116922), so the 75% level
-      191 shows as (191 - 16) * 255 / 219 = 204.
+      spec suggests (Chromium does, crbug.com/1116922): the expected
+      colors are the bars' full-range Y'CbCr read as limited range (white
+      191 shows as 204, blue 191 as 199).
 Each check prints one PASS:/FAIL: line.
 """
 import argparse
@@ -221,6 +222,17 @@ def cmd_opencv(a):
     return rc | check_pictures(a.name, first, last, a.tol)
 
 
+def as_limited(rgb):
+    """R'G'B' after full-range BT.601 Y'CbCr is read as limited range."""
+    r, g, b = rgb
+    y = 0.299 * r + 0.587 * g + 0.114 * b
+    cb = (b - y) / 1.772 * 255 / 224
+    cr = (r - y) / 1.402 * 255 / 224
+    y = (y - 16) * 255 / 219
+    out = (y + 1.402 * cr, y - 0.344136 * cb - 0.714136 * cr, y + 1.772 * cb)
+    return tuple(min(255, max(0, round(v))) for v in out)
+
+
 def cmd_chromium(a):
     w, h = size_of(a.size)
     try:
@@ -255,12 +267,11 @@ def cmd_chromium(a):
     errors = []
     if len(samples) != 24:
         errors.append(f"{len(samples)} samples, want 24")
-    level = bars.LEVEL["bars75"]
-    if a.limited:
-        level = round((level - 16) * 255 / 219)
     for i, got in enumerate(samples):
         color = bars.ORDER[i % 8]
-        want = tuple(level * m for m in bars.MASK[color])
+        want = tuple(bars.LEVEL["bars75"] * m for m in bars.MASK[color])
+        if a.limited:
+            want = as_limited(want)
         if any(abs(g - e) > a.tol for g, e in zip(got, want)):
             errors.append(f"{color} row {i // 8} {got} != {want}")
     return rc | bars.report(f"{a.name}: canvas shows the 8 bars", errors,
