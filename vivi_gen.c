@@ -21,10 +21,14 @@
  * 4. Text is drawn last, per plane, over the rows it covers, with its own
  *    fixed black/white palette, so it is neither adjusted nor mirrored:
  *    each glyph row is looked up in a table of converted 8-pixel rows.
- * 5. The palette, the templates and the glyph tables stay in the scratch
+ * 5. The frame stamp (see vivi_gen.h) is drawn last, per plane, over the
+ *    lines of its band, with the text palette: each of its three cell rows
+ *    is converted once from an index line of cell bits, and copied into
+ *    the other lines of that row.
+ * 6. The palette, the templates and the glyph tables stay in the scratch
  *    area for the next call, valid while their key (struct vivi_key; the
- *    format for the glyphs) is unchanged: a still picture costs the copies
- *    and the text.
+ *    format for the glyphs) is unchanged: a still picture costs the copies,
+ *    the text and the stamp.
  *
  * Layout notes: packed 4:2:2 lines are width * 2 bytes, so an odd width
  * ends with half a macropixel (the last Y' and the first chroma byte).
@@ -55,6 +59,11 @@
 
 /* Keeps all index arithmetic well inside 32 bits. */
 #define VIVI_GEN_MAX_DIM	16384
+
+#define STAMP_COLS	32	/* cells per stamp row; 3 rows */
+#define STAMP_ROWS	3
+#define STAMP_MIN_CELL	4	/* smaller cells do not survive scaling */
+#define STAMP_MS_MASK	0xfffffffffffull	/* the 44 bits of ms it carries */
 
 #define NSLOTS		4	/* template lines cached per plane */
 #define SCRATCH_ALIGN	64
@@ -249,8 +258,13 @@ struct vivi_gen {
 	u32 box_side;
 	bool hflip;
 	bool vflip;
+	u32 st_c;		/* stamp cell side; 0 = no stamp */
+	u32 st_x0;		/* stamp cells: x0..x1-1, lines y0..h-1 */
+	u32 st_x1;
+	u32 st_y0;
+	u32 st_bits[STAMP_ROWS];	/* per cell row, MSB = leftmost cell */
 	struct vivi_pal *pal;
-	struct vivi_pal *tpal;	/* text: black, white */
+	struct vivi_pal *tpal;	/* text and stamp: black, white */
 	u8 *tmp;		/* unflipped, unscrolled index line; text */
 	u8 *idx[2];		/* index lines, padded by one repeated pixel */
 	u32 idx_cls[2];
@@ -1173,6 +1187,110 @@ static void vivi_draw_text(struct vivi_gen *g, u32 pl, u8 *plane, u32 stride)
 	}
 }
 
+/* ---- frame stamp ---------------------------------------------------- */
+
+/*
+ * The stamp's cells and its 96 bits as three 32-bit cell rows: the sync
+ * 1010 and seq[31:4]; seq[3:0] and ms44[43:16]; ms44[15:0] and the check.
+ * st_c stays 0 when the stamp is off or does not fit.
+ */
+static void vivi_stamp_init(struct vivi_gen *g)
+{
+	const struct vivi_gen_settings *s = g->s;
+	u64 ms = s->stamp_ms & STAMP_MS_MASK;
+	u32 seq = s->stamp_seq, c = g->w / STAMP_COLS, sum;
+
+	if (!s->stamp || c < STAMP_MIN_CELL || g->h < STAMP_ROWS * c)
+		return;
+	g->st_c = c;
+	g->st_x0 = (g->w - STAMP_COLS * c) / 2;
+	g->st_x1 = g->st_x0 + STAMP_COLS * c;
+	g->st_y0 = g->h - STAMP_ROWS * c;
+	sum = (seq & 0xffff) + (seq >> 16) + (u32)(ms & 0xffff) +
+	      (u32)((ms >> 16) & 0xffff) + (u32)(ms >> 32);
+	g->st_bits[0] = 0xa0000000u | seq >> 4;
+	g->st_bits[1] = seq << 28 | (u32)(ms >> 16);
+	g->st_bits[2] = (u32)(ms & 0xffff) << 16 | (~sum & 0xffff);
+}
+
+/*
+ * The pixels [*xs, *xe) a stamp line is converted over: the cells, widened
+ * to whole pixel pairs where pairs share chroma.
+ */
+static void vivi_stamp_span(const struct vivi_gen *g,
+			    const struct plane_desc *pd, u32 *xs, u32 *xe)
+{
+	bool pairs = pd->type != PT_ENC && pd->type != PT_BAYER;
+
+	*xs = pairs ? g->st_x0 & ~1u : g->st_x0;
+	*xe = pairs ? ALIGN(g->st_x1, 2) : g->st_x1;
+}
+
+/*
+ * Cell row @k into the pixels [@xs, @xe) of plane line @d: an index line
+ * of its bits converted with the text palette. A margin pixel in the span
+ * is black there: neutral chroma, like every cell, and its Y' is put back
+ * by the caller.
+ */
+static void vivi_stamp_render(struct vivi_gen *g, const struct plane_desc *pd,
+			      u8 *d, u32 k, u32 xs, u32 xe)
+{
+	u32 i, c = g->st_c;
+	u8 *a = g->tmp;
+
+	memset(a + xs, 0, xe - xs);
+	for (i = 0; i < STAMP_COLS; i++)
+		if (g->st_bits[k] & (0x80000000u >> i))
+			memset(a + g->st_x0 + i * c, 1, c);
+	/* Bayer parity does not matter: black and white are gray */
+	vivi_convert(g->tpal, pd, d + vivi_x_offset(pd, xs), a + xs, a + xs,
+		     0, xe - xs);
+}
+
+/*
+ * The stamp's lines of plane @pl that lie in the band: the first line of
+ * each cell row is converted, the others copy the line above. Packed
+ * 4:2:2 with an odd x0 (then x1 is odd too) shares the end macropixels
+ * with a margin pixel each, whose Y' bytes @ya and @yb are kept.
+ */
+static void vivi_draw_stamp(struct vivi_gen *g, u32 pl, u8 *plane, u32 stride)
+{
+	const struct plane_desc *pd = &g->fd->pl[pl];
+	bool keep = pd->type == PT_PACKED && (g->st_x0 & 1);
+	u32 r, r0, r1, k, xs, xe, bs, n, ya = 0, yb = 0, last = STAMP_ROWS;
+	u8 *d, *prev = NULL;
+	u8 ma = 0, mb = 0;
+
+	if (!g->st_c)
+		return;
+	vivi_band_rows(g, pd, &r0, &r1);
+	vivi_stamp_span(g, pd, &xs, &xe);
+	bs = vivi_x_offset(pd, xs);
+	n = vivi_x_offset(pd, xe) - bs;
+	if (keep) {
+		ya = (g->st_x0 - 1) * 2 + pd->off[0];
+		yb = (g->st_x1 - 1) * 2 + pd->off[2];
+	}
+	for (r = max(r0, g->st_y0 / pd->vsub); r < r1; r++, prev = d) {
+		d = plane + (size_t)(r - r0) * stride;
+		/* a 4:2:0 chroma line over the top edge counts as cell row 0 */
+		k = (max(r * pd->vsub, g->st_y0) - g->st_y0) / g->st_c;
+		if (keep) {
+			ma = d[ya];
+			mb = d[yb];
+		}
+		if (k != last)
+			vivi_stamp_render(g, pd, d, k, xs, xe);
+		else
+			memcpy(d + bs, prev + bs, n);
+		last = k;
+		if (keep) {
+			d[ya] = ma;
+			d[yb] = mb;
+		}
+	}
+}
+
 /* Position 0..@range of a triangle wave at t = @frame * @speed + @range / 2 */
 static u32 vivi_bounce(u32 frame, u32 speed, u32 range)
 {
@@ -1252,6 +1370,7 @@ static struct vivi_gen *vivi_carve_all(void *scratch, u32 w)
 static void vivi_cache_update(struct vivi_gen *g)
 {
 	static const u8 black[3], white[3] = { 255, 255, 255 };
+	bool text = g->s->font || g->st_c;
 	struct vivi_cache *c = g->c;
 	struct vivi_adj adj;
 	struct vivi_key k;
@@ -1260,7 +1379,7 @@ static void vivi_cache_update(struct vivi_gen *g)
 	if (c->magic != VIVI_CACHE_MAGIC) {
 		memset(c, 0, sizeof(*c));
 	} else if (!memcmp(&c->key, &k, sizeof(k))) {
-		if (!g->s->font || c->text_fourcc == k.fourcc)
+		if (!text || c->text_fourcc == k.fourcc)
 			return;
 	}
 	/* invalid until everything below is drawn for the new key */
@@ -1271,7 +1390,8 @@ static void vivi_cache_update(struct vivi_gen *g)
 		vivi_adj_init(&adj, g->s);
 		vivi_pal_build(g, &adj);
 	}
-	if (g->s->font && c->text_fourcc != k.fourcc) {
+	/* the stamp draws with the text palette */
+	if (text && c->text_fourcc != k.fourcc) {
 		memset(&adj, 0, sizeof(adj));
 		vivi_pal_set(g->tpal, g->fd, &adj, 0, black);
 		vivi_pal_set(g->tpal, g->fd, &adj, 1, white);
@@ -1333,11 +1453,13 @@ int vivi_gen_fill(const struct vivi_gen_frame *f,
 	g->box_side = min(max(side / 8, 2u), side);
 	g->box_x = vivi_bounce(frame, s->motion_speed, w - g->box_side);
 	g->box_y = vivi_bounce(frame, s->motion_speed, h - g->box_side);
+	vivi_stamp_init(g);
 	vivi_cache_update(g);
 
 	for (i = 0; i < fd->nplanes; i++) {
 		vivi_fill_plane(g, i, f->plane[i], f->stride[i]);
 		vivi_draw_text(g, i, f->plane[i], f->stride[i]);
+		vivi_draw_stamp(g, i, f->plane[i], f->stride[i]);
 	}
 	return 0;
 }

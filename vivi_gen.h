@@ -70,6 +70,36 @@ extern const char * const vivi_gen_pattern_names[VIVI_PAT_COUNT + 1];
  *	(the layout of the kernel's VGA8x16 font); NULL draws no text
  * @text: up to VIVI_GEN_TEXT_LINES NUL-terminated lines drawn near the
  *	top-left corner; NULL entries are skipped
+ * @stamp: draw the frame stamp (see below)
+ * @stamp_seq: the frame's sequence number, carried by the stamp
+ * @stamp_ms: its capture time, CLOCK_REALTIME in ms; the stamp carries
+ *	the low 44 bits
+ *
+ * The frame stamp is a machine-readable band at the bottom of the frame
+ * that survives format conversion, scaling, MJPEG and a browser canvas,
+ * so that a test can tell which frame it got and when it was captured.
+ * It is drawn last, over the finished picture and text, never flipped or
+ * adjusted by the picture controls, in every format.
+ *
+ * Layout: 96 cells, 3 rows of 32, cell i in row i / 32 and column i % 32.
+ * Cells are squares of side c = width / 32 pixels, the rows stacked on the
+ * bottom 3 * c lines: cell i covers x in [x0 + (i % 32) * c, + c) and y in
+ * [y0 + (i / 32) * c, + c), with x0 = (width - 32 * c) / 2 and
+ * y0 = height - 3 * c. Pixels of those lines outside the cells keep the
+ * picture. If c < 4 or height < 3 * c, no stamp is drawn (the smallest
+ * size vivi offers, 160x120, has c = 5).
+ *
+ * A 1 bit is a 100% white cell, a 0 bit a black one: R'G'B' 255 or 0;
+ * Y' 235 or 16 with Cb = Cr = 128 in the Y'CbCr formats; all samples 255
+ * or 0 in Bayer. A chroma sample that covers a cell pixel is 128 even if
+ * it also covers a picture pixel (at an odd y0 in 4:2:0, or an odd x0);
+ * that picture pixel keeps its luma.
+ *
+ * Bits, each field MSB first: cells 0..3 are the sync 1, 0, 1, 0; cells
+ * 4..35 @stamp_seq; cells 36..79 ms44 = @stamp_ms & (2^44 - 1); cells
+ * 80..95 a check, ~sum & 0xffff, where sum = (seq & 0xffff) + (seq >> 16)
+ * + (ms44 & 0xffff) + ((ms44 >> 16) & 0xffff) + (ms44 >> 32).
+ * tests/tools/vivi-stamp.h and tests/guest/stamp.js decode it.
  */
 struct vivi_gen_settings {
 	u32 pattern;
@@ -82,6 +112,9 @@ struct vivi_gen_settings {
 	u32 motion_speed;
 	const u8 *font;
 	const char *text[VIVI_GEN_TEXT_LINES];
+	bool stamp;
+	u32 stamp_seq;
+	u64 stamp_ms;
 };
 
 /**

@@ -11,7 +11,7 @@ pkgs=(
 	gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good
 	dkms linux-source-6.1 pahole gnuplot-nox
 	python3-opencv chromium strace debootstrap
-	libjpeg62-turbo-dev libturbojpeg0-dev libjpeg-turbo-progs
+	libjpeg62-turbo-dev libturbojpeg0-dev libjpeg-turbo-progs nodejs
 )
 # The second kernel the suite builds for and boots: the newest of this series
 # in Debian bookworm-backports (see install_kernel2)

@@ -3,8 +3,8 @@
  * test_band.c - band drawing of the vivi pattern generator: a band of
  * lines [y0, y0 + n) drawn on its own is byte for byte the same as those
  * lines of the whole frame, for every format, pattern and flip, with text,
- * controls and motion; it writes nothing outside its lines; bad bands are
- * refused.
+ * controls, motion and the frame stamp; it writes nothing outside its
+ * lines; bad bands are refused.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -100,7 +100,10 @@ static void bands_cover(const struct tbuf *full,
 
 static void test_equal(void)
 {
-	static const u32 sizes[][2] = { { 64, 48 }, { 33, 51 }, { 160, 120 } };
+	/* 160x120 and 138x61 have a stamp, the latter with odd x0 and y0 */
+	static const u32 sizes[][2] = {
+		{ 64, 48 }, { 33, 51 }, { 160, 120 }, { 138, 61 },
+	};
 	static const u32 bands[] = { 1, 2, 7, 8, 16, 50 };
 	struct vivi_gen_settings s;
 	struct tbuf full;
@@ -130,6 +133,9 @@ static void test_equal(void)
 						s.saturation = 160;
 					}
 					frame = 7 + fl;
+					s.stamp = fl != 2;
+					s.stamp_seq = 0x9e3779b9u * frame;
+					s.stamp_ms = 1796000000000ull + frame;
 					tbuf_alloc(&full, tf, w, h, 0);
 					tbuf_fill(&full, 0);
 					if (tgen(&full, &s, frame))
