@@ -90,7 +90,7 @@ vpath %.c tests/tools tests/fuzz tests/bench
 tools: $(TOOLS)
 	cp tests/guest/*.py $(BUILD)/tools/
 
-$(BUILD)/tools/%: %.c tests/tools/vivi-tool.h
+$(BUILD)/tools/%: %.c tests/tools/vivi-tool.h tests/tools/vivi-stamp.h
 	@mkdir -p $(@D)
 	gcc $(TOOLS_CFLAGS) -Wall -Wextra -Werror -pthread -o $@ $<
 

@@ -35,6 +35,7 @@
 #define VIVI_CID_BASE		(V4L2_CID_USER_BASE | 0xf000)
 #define VIVI_CID_OSD_MODE	(VIVI_CID_BASE + 0)
 #define VIVI_CID_MOTION_SPEED	(VIVI_CID_BASE + 1)
+#define VIVI_CID_FRAME_STAMP	(VIVI_CID_BASE + 2)
 
 /**
  * enum vivi_osd_mode - the entries of the "OSD Text" menu

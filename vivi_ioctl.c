@@ -293,6 +293,9 @@ static int vivi_s_ctrl(struct v4l2_ctrl *ctrl)
 	case VIVI_CID_MOTION_SPEED:
 		s->motion_speed = ctrl->val;
 		break;
+	case VIVI_CID_FRAME_STAMP:
+		s->stamp = ctrl->val;
+		break;
 	}
 	spin_unlock_irqrestore(&vivi->slock, flags);
 	return 0;
@@ -323,6 +326,16 @@ static const struct v4l2_ctrl_config vivi_ctrl_motion = {
 	.def = 0,
 };
 
+/* sequence and capture time as blocks at the bottom: see vivi_gen.h */
+static const struct v4l2_ctrl_config vivi_ctrl_stamp = {
+	.ops = &vivi_ctrl_ops,
+	.id = VIVI_CID_FRAME_STAMP,
+	.name = "Frame Stamp",
+	.type = V4L2_CTRL_TYPE_BOOLEAN,
+	.max = 1,
+	.step = 1,
+};
+
 /**
  * vivi_ctrls_init() - create the controls and apply their defaults
  * @vivi: the device
@@ -335,7 +348,7 @@ int vivi_ctrls_init(struct vivi_dev *vivi)
 	const struct v4l2_ctrl_ops *ops = &vivi_ctrl_ops;
 	int ret;
 
-	v4l2_ctrl_handler_init(hdl, 11 + VIVI_KNOB_COUNT + 1);
+	v4l2_ctrl_handler_init(hdl, 12 + VIVI_KNOB_COUNT + 1);
 	vivi->ctrl_pattern =
 		v4l2_ctrl_new_std_menu_items(hdl, ops, V4L2_CID_TEST_PATTERN,
 					     VIVI_PAT_COUNT - 1, 0,
@@ -353,6 +366,7 @@ int vivi_ctrls_init(struct vivi_dev *vivi)
 	v4l2_ctrl_new_std(hdl, ops, V4L2_CID_VFLIP, 0, 1, 1, 0);
 	v4l2_ctrl_new_custom(hdl, &vivi_ctrl_osd, NULL);
 	v4l2_ctrl_new_custom(hdl, &vivi_ctrl_motion, NULL);
+	v4l2_ctrl_new_custom(hdl, &vivi_ctrl_stamp, NULL);
 	if (vivi_fmt_offered(&vivi->cfg.formats, V4L2_PIX_FMT_MJPEG))
 		v4l2_ctrl_new_std(hdl, ops, V4L2_CID_JPEG_COMPRESSION_QUALITY,
 				  VIVI_JPEG_QUALITY_MIN, VIVI_JPEG_QUALITY_MAX,

@@ -141,6 +141,10 @@ static int vivi_render(struct vivi_node *node, struct vivi_buffer *buf,
 	spin_unlock_irq(&vivi->slock);
 	s.font = vivi->font;
 	vivi_osd_text(node, &s, text, sequence, due_ns, fps_x10, osd_mode);
+	/* the wall-clock time of the deadline, as a browser's Date.now() */
+	s.stamp_seq = sequence;
+	s.stamp_ms = div_u64(ktime_get_real_ns() - ktime_get_ns() + due_ns,
+			     NSEC_PER_MSEC);
 
 	t0 = ktime_get_ns();
 	ret = vaddr ? vivi_draw(node, vb, vaddr, &s, sequence, quality) :

@@ -3,8 +3,9 @@
  * stamp.js - decode the frame stamp of vivi in a browser
  *
  * A plain script (no modules): <script src="stamp.js"> defines
- * vivistamp(data, w, h), which takes a canvas's ImageData.data (R'G'B'A
- * bytes, w * 4 per line) and returns { seq, ms } (ms: the low 44 bits of
+ * vivistamp(data, w, h[, px]), which takes a canvas's ImageData.data
+ * (R'G'B'A bytes, w * 4 per line; or 8-bit luma, see px) and returns
+ * { seq, ms } (ms: the low 44 bits of
  * the capture time, CLOCK_REALTIME in ms) or null. The same decoder as
  * tests/tools/vivi-stamp.h, where the method is described; the layout is
  * in vivi_gen.h. Numbers beyond 32 bits are built by multiplication:
@@ -26,7 +27,7 @@ function vivistampRange(a, c, s, n) {
 }
 
 /* Cell i as 0 or 1 for a frame s times the image's size, -1 if empty */
-function vivistampCell(data, w, h, s, i) {
+function vivistampCell(data, w, h, s, i, px) {
 	const fw = w * s, c = Math.floor(fw / 32);
 	const x = Math.floor((fw - 32 * c) / 2) + (i % 32) * c;
 	const y = h * s - 3 * c + Math.floor(i / 32) * c;
@@ -38,11 +39,12 @@ function vivistampCell(data, w, h, s, i) {
 	if (n <= 0)
 		return -1;
 	for (let py = y0; py < y1; py++)
-		for (let px = x0; px < x1; px++) {
-			const k = (py * w + px) * 4;
+		for (let x = x0; x < x1; x++) {
+			const k = py * px.stride + x * px.bpp;
 
-			sum += Math.floor((299 * data[k] + 587 * data[k + 1] +
-					   114 * data[k + 2] + 500) / 1000);
+			sum += px.bpp < 3 ? data[k] :
+				Math.floor((299 * data[k] + 587 * data[k + 1] +
+					    114 * data[k + 2] + 500) / 1000);
 		}
 	return sum >= 128 * n ? 1 : 0;
 }
@@ -56,7 +58,7 @@ function vivistampCheck(seq, ms) {
 }
 
 /* The stamp under the layout of a frame s times the image's size */
-function vivistampTry(data, w, h, s) {
+function vivistampTry(data, w, h, s, px) {
 	const c = Math.floor(w * s / 32);
 	const bits = [];
 	let seq = 0, ms = 0, check = 0;
@@ -64,7 +66,7 @@ function vivistampTry(data, w, h, s) {
 	if (c < 4 || h * s < 3 * c)
 		return null;
 	for (let i = 0; i < 96; i++) {
-		const b = vivistampCell(data, w, h, s, i);
+		const b = vivistampCell(data, w, h, s, i, px);
 
 		if (b < 0)
 			return null;
@@ -84,10 +86,15 @@ function vivistampTry(data, w, h, s) {
 	return { seq: seq, ms: ms };
 }
 
-/* { seq, ms } of the stamp in ImageData.data of a w x h canvas, or null */
-function vivistamp(data, w, h) {
+/*
+ * { seq, ms } of the stamp in ImageData.data of a w x h canvas, or null.
+ * px: { stride, bpp } for other pixel layouts, e.g. a VideoFrame's Y'
+ * plane as copyTo() lays it out ({ stride: layout.stride, bpp: 1 }).
+ */
+function vivistamp(data, w, h, px) {
+	px = px || { stride: 4 * w, bpp: 4 };
 	for (let s = 1; s <= 2; s++) {
-		const r = vivistampTry(data, w, h, s);
+		const r = vivistampTry(data, w, h, s, px);
 
 		if (r)
 			return r;
