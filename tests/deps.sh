@@ -10,7 +10,8 @@ pkgs=(
 	v4l-utils ffmpeg python3 python3-pil
 	gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good
 	dkms linux-source-6.1 pahole gnuplot-nox
-	python3-opencv chromium strace debootstrap
+	python3-opencv chromium firefox-esr strace debootstrap
+	pipewire pipewire-bin wireplumber gstreamer1.0-pipewire dbus
 	libjpeg62-turbo-dev libturbojpeg0-dev libjpeg-turbo-progs nodejs
 )
 # The second kernel the suite builds for and boots: the newest of this series

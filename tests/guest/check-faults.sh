@@ -147,9 +147,9 @@ knob drop_every 7
 v4l2-ctl -d "$D" -c frame_stamp=1
 t0=$(date +%s)
 chromium_start "file://$GUEST/stamp.html?secs=10" "$L"
-line=$(chromium_wait "$L" '(STAMP|ERROR)' 600)
-seqs=$(chromium_wait "$L" SEQS 10)
-chromium_stop
+line=$(browser_wait "$L" '(STAMP|ERROR)' 600)
+seqs=$(browser_wait "$L" SEQS 10)
+browser_stop
 knob drop_every 0
 echo 0 >/sys/module/vivi/parameters/debug
 v4l2-ctl -d "$D" -c frame_stamp=0
@@ -374,12 +374,12 @@ t0=$(date +%s)
 /lib/systemd/systemd-udevd --daemon 2>"$T/udevd.err" ||
 	fail "chromium: udevd starts" "$(tail -n 1 "$T/udevd.err")"
 chromium_start "file://$GUEST/faults.html" "$L"
-if line=$(chromium_wait "$L" '(STREAMING|ERROR)' 600) &&
+if line=$(browser_wait "$L" '(STREAMING|ERROR)' 600) &&
 	[ "${line#VIVI STREAMING}" != "$line" ]; then
 	pass "chromium: streams from vivi ($line, after $(($(date +%s) - t0)) s)"
 	# steady frames first: the start under TCG has gaps of its own
-	n0=$(chromium_wait "$L" FRAMES 60 | awk '{ print $3 }')
-	while n=$(chromium_wait "$L" FRAMES 60 | awk '{ print $3 }') &&
+	n0=$(browser_wait "$L" FRAMES 60 | awk '{ print $3 }')
+	while n=$(browser_wait "$L" FRAMES 60 | awk '{ print $3 }') &&
 		[ "$n" -lt $((n0 + 60)) ] && [ $(($(date +%s) - t0)) -lt 900 ]; do
 		sleep 2
 	done
@@ -388,22 +388,22 @@ if line=$(chromium_wait "$L" '(STREAMING|ERROR)' 600) &&
 	sleep 8
 	gap=$(grep -oE '"VIVI GAP [^"]*' "$L" | tail -n +$((gaps0 + 1)) |
 		awk '$3 >= 2500 { print $3, $NF; exit }')
-	n1=$(chromium_wait "$L" FRAMES 5 | awk '{ print $3 }')
+	n1=$(browser_wait "$L" FRAMES 5 | awk '{ print $3 }')
 	sleep 3
-	n2=$(chromium_wait "$L" FRAMES 5 | awk '{ print $3 }')
+	n2=$(browser_wait "$L" FRAMES 5 | awk '{ print $3 }')
 	if [ -n "$gap" ] && [ "${gap#* }" = live ] && [ "${n2:-0}" -gt "${n1:-0}" ]; then
 		pass "chromium: the track stays live through a 3 s stall (gap ${gap% *} ms) and frames resume"
 	else
 		fail "chromium: through a 3 s stall" "gap '$gap', frames $n1 then $n2: $(grep -oE '"VIVI (GAP|ENDED|ERROR)[^"]*' "$L" | tail -n 3 | tr '\n' ' ')"
 	fi
 	echo 0 >/sys/kernel/debug/vivi/unplug
-	if line=$(chromium_wait "$L" ENDED 60); then
+	if line=$(browser_wait "$L" ENDED 60); then
 		pass "chromium: an unplug ends the track ($line)"
 	else
 		fail "chromium: an unplug ends the track" "no ended event within 60 s"
 	fi
 	echo 0 >/sys/kernel/debug/vivi/replug
-	if line=$(chromium_wait "$L" '(REOPENED|ERROR)' 300) &&
+	if line=$(browser_wait "$L" '(REOPENED|ERROR)' 300) &&
 		[ "${line#VIVI REOPENED}" != "$line" ]; then
 		pass "chromium: after the replug a new getUserMedia streams ($line)"
 	else
@@ -412,7 +412,7 @@ if line=$(chromium_wait "$L" '(STREAMING|ERROR)' 600) &&
 else
 	fail "chromium: streams from vivi" "${line:-no frame within 600 s}"
 fi
-chromium_stop
+browser_stop
 # udevd must be gone before the next stages: its workers open every new
 # node (v4l_id), which holds the module (rmmod: in use) and adds processes
 # to the leak checks' slab counts

@@ -120,11 +120,11 @@ clients.py opencv "opencv: CAP_V4L2 MJPG 1280x720" "${D#/dev/video}" 1280x720 30
 v4l2-ctl -d "$D" -v width=640,height=480,pixelformat=YUYV
 t0=$(date +%s)
 chromium_start "file://$GUEST/camera.html?w=1280&h=720" "$OUT/chromium-mjpeg.log"
-chromium_wait "$OUT/chromium-mjpeg.log" '(RESULT|ERROR)' 600 >/dev/null
+browser_wait "$OUT/chromium-mjpeg.log" '(RESULT|ERROR)' 600 >/dev/null
 echo "chromium: result after $(($(date +%s) - t0)) s"
 # what vivi streams, from its own state
 fmt=$(stats "$D" | grep -E '^(streaming|format):' | tr '\n' ' ')
-chromium_stop
+browser_stop
 # Chromium reads MJPEG as limited range (README): the bars as clients.py
 # --limited computes them, white 191 as 204
 clients.py chromium "chromium: getUserMedia 1280x720" "$OUT/chromium-mjpeg.log" 1280x720 "vivi 0" 4 --limited

@@ -21,10 +21,11 @@
       sets WxH, reads COUNT frames; each must be WxH BGR, and the first and
       last frame show the bars (OpenCV hands out BGR).
   clients.py chromium NAME LOG WxH LABEL TOL [--limited]
-      The console lines camera.html logged: the track's size and label, and
-      the bar colors sampled from a frame drawn on a canvas. --limited: the
+      The console lines camera.html logged (in Chromium's or Firefox's
+      log): the track's size and label, and the bar colors sampled from a
+      frame drawn on a canvas. --limited: the
       browser takes MJPEG's full-range JFIF for limited range, as the UVC
-      spec suggests (Chromium does, crbug.com/1116922): the expected
+      spec suggests (Chromium and Firefox do, crbug.com/1116922): the expected
       colors are the bars' full-range Y'CbCr read as limited range (white
       191 shows as 204, blue 191 as 199).
 Each check prints one PASS:/FAIL: line.

@@ -211,9 +211,9 @@ compliance_skew() {
 }
 
 # chromium_start URL LOG: headless Chromium on URL, its page console in LOG
-# (lines '"VIVI ...'); sets CHROMIUM_PID. --single-process: under TCG on a
-# busy host, child processes give up after 15 s without their IPC
-# connection and take the page with them.
+# (lines '"VIVI ...'); sets BROWSER_PID for browser_wait and browser_stop.
+# --single-process: under TCG on a busy host, child processes give up after
+# 15 s without their IPC connection and take the page with them.
 chromium_start() {
 	mountpoint -q /dev/shm || { mkdir -p /dev/shm && mount -t tmpfs tmpfs /dev/shm; }
 	rm -rf /tmp/chromium
@@ -226,33 +226,60 @@ chromium_start() {
 		--no-pings --mute-audio --user-data-dir=/tmp/chromium \
 		--enable-logging=stderr --log-level=0 \
 		"$1" >/dev/null 2>"$2" &
-	CHROMIUM_PID=$!
+	BROWSER_PID=$!
 }
 
-# chromium_wait LOG REGEX SECS: wait until the page logs REGEX (or Chromium
-# dies, or SECS pass); prints the matching line, fails if none
-chromium_wait() {
+# firefox_start URL LOG: headless Firefox ESR on URL with a fresh profile
+# that lets pages use the camera without asking, through V4L2 itself (not
+# the PipeWire portal), and prints their console to LOG; sets BROWSER_PID
+firefox_start() {
+	rm -rf /tmp/firefox
+	mkdir -p /tmp/firefox
+	cat >/tmp/firefox/user.js <<-'EOF'
+	user_pref("media.navigator.permission.disabled", true);
+	user_pref("media.navigator.streams.fake", false);
+	user_pref("media.webrtc.camera.allow-pipewire", false);
+	user_pref("devtools.console.stdout.content", true);
+	user_pref("browser.shell.checkDefaultBrowser", false);
+	user_pref("browser.startup.homepage_override.mstone", "ignore");
+	user_pref("datareporting.policy.dataSubmissionEnabled", false);
+	user_pref("toolkit.telemetry.reportingpolicy.firstRun", false);
+	user_pref("app.update.enabled", false);
+	user_pref("app.normandy.enabled", false);
+	user_pref("extensions.update.enabled", false);
+	user_pref("network.captive-portal-service.enabled", false);
+	user_pref("network.connectivity-service.enabled", false);
+	EOF
+	: >"$2"
+	setsid firefox-esr --headless --no-remote --profile /tmp/firefox \
+		"$1" >"$2" 2>&1 &
+	BROWSER_PID=$!
+}
+
+# browser_wait LOG REGEX SECS: wait until the page logs REGEX (or the
+# browser dies, or SECS pass); prints the matching line, fails if none
+browser_wait() {
 	local t0=$(date +%s) line
 	while [ $(($(date +%s) - t0)) -lt "$3" ]; do
 		line=$(grep -oE "\"VIVI $2[^\"]*" "$1" | tail -n 1)
 		[ -n "$line" ] && { echo "${line#\"}"; return 0; }
-		kill -0 "$CHROMIUM_PID" 2>/dev/null || return 1
+		kill -0 "$BROWSER_PID" 2>/dev/null || return 1
 		sleep 1
 	done
 	return 1
 }
 
-# chromium_stop: end Chromium and its children
-chromium_stop() {
-	kill -TERM -- -"$CHROMIUM_PID" 2>/dev/null
+# browser_stop: end the browser and its children
+browser_stop() {
+	kill -TERM -- -"$BROWSER_PID" 2>/dev/null
 	for _ in $(seq 20); do
-		kill -0 -- -"$CHROMIUM_PID" 2>/dev/null || break
+		kill -0 -- -"$BROWSER_PID" 2>/dev/null || break
 		sleep 0.5
 	done
-	kill -KILL -- -"$CHROMIUM_PID" 2>/dev/null
-	wait "$CHROMIUM_PID" 2>/dev/null
+	kill -KILL -- -"$BROWSER_PID" 2>/dev/null
+	wait "$BROWSER_PID" 2>/dev/null
 	# and any helper process that left the group: none may keep a
 	# device open, or watch for new ones, into the next stages
-	pkill -KILL -f '^/usr/lib/chromium/' 2>/dev/null
+	pkill -KILL -f '^/usr/lib/(chromium|firefox-esr)/' 2>/dev/null
 	return 0
 }
