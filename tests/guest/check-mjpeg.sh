@@ -71,7 +71,6 @@ v4l2-ctl -d "$D" -c horizontal_flip=0,vertical_flip=0,brightness=128,hue=0
 v4l2-ctl -d "$D" -c osd_text=0
 grab "$D" MJPG 640x480 60 /tmp/m.mjpg
 v4l2-ctl -d "$D" -c osd_text=2
-grab "$D" YUYV 640x480 1 /tmp/ref.yuyv
 mjpeg.py check "mjpeg: 60 frames of 640x480 with text" 640x480 /tmp/m.mjpg \
 	/tmp/ref.yuyv --count 60 --max "$(sizeimage "$D")" --tol 4 --psnr 0 \
 	--decode-all
