@@ -883,10 +883,17 @@ usage:
 	fflush(stdout);
 	signal(SIGPIPE, SIG_IGN);
 
+	/*
+	 * The guard page is a shared mapping: a private PROT_NONE page stops
+	 * copy_to_user() but not get_user_pages() with FOLL_FORCE, which
+	 * 6.1 still uses to pin USERPTR buffers; the frame then runs through
+	 * it into whatever memory of ours follows.
+	 */
 	guard_area = mmap(NULL, 4 * PAGE, PROT_READ | PROT_WRITE,
 			  MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (guard_area == MAP_FAILED ||
-	    mprotect(guard_area + 3 * PAGE, PAGE, PROT_NONE))
+	    mmap(guard_area + 3 * PAGE, PAGE, PROT_NONE,
+		 MAP_SHARED | MAP_ANONYMOUS | MAP_FIXED, -1, 0) == MAP_FAILED)
 		return 2;
 	for (i = 0; i < MAX_DMABUFS; i++)
 		dmabufs[i] = -1;
