@@ -247,6 +247,28 @@ struct vivi_node {
 	struct vivi_jpeg_bound jpeg;
 };
 
+/* Camera controls that the picture cannot show (see vivi_camera.c) */
+#define VIVI_SHARPNESS_DEF	128
+#define VIVI_POWER_LINE_DEF	V4L2_CID_POWER_LINE_FREQUENCY_60HZ
+#define VIVI_FOCUS_MAX		250
+#define VIVI_FOCUS_STEP		5
+#define VIVI_PAN_STEP		3600	/* arc seconds: 1 degree */
+#define VIVI_CAMERA_PAIRS	3	/* white balance, exposure, focus */
+
+/**
+ * struct vivi_camera_osd - the camera controls shown only as text
+ * @focus_auto: V4L2_CID_FOCUS_AUTO
+ * @focus: V4L2_CID_FOCUS_ABSOLUTE
+ * @sharpness: V4L2_CID_SHARPNESS
+ * @power_line: V4L2_CID_POWER_LINE_FREQUENCY
+ */
+struct vivi_camera_osd {
+	u32 focus_auto;
+	u32 focus;
+	u32 sharpness;
+	u32 power_line;
+};
+
 /**
  * struct vivi_dev - one vivi capture device
  * @v4l2_dev: the V4L2 device; its release frees this struct
@@ -256,11 +278,15 @@ struct vivi_node {
  * @cfg: this device's configuration, fixed once probed
  * @lock: serializes ioctls and the vb2 queues (vdev->lock, queue->lock);
  *	guards @input, the controls and what &struct vivi_node says
- * @slock: guards @settings, @osd_mode and the nodes' streaming state (see
+ * @slock: guards @settings, @osd_mode, @camera_osd and the nodes' streaming
+ *	state (see
  *	&struct vivi_node)
  * @input: the selected input
  * @settings: picture settings, mirrored from the controls
  * @osd_mode: what the on-screen text shows, an enum vivi_osd_mode
+ * @camera_osd: the camera controls the text shows
+ * @camera_pairs: the auto clusters (auto control, manual partner); the
+ *	control framework keeps pointers to them
  * @font: the kernel's VGA8x16 glyphs for the on-screen text, or NULL
  * @debugfs: this device's debugfs directory
  * @ctrl_pattern: V4L2_CID_TEST_PATTERN, set to the input's default on S_INPUT
@@ -279,6 +305,8 @@ struct vivi_dev {
 	unsigned int input;
 	struct vivi_gen_settings settings;
 	u32 osd_mode;
+	struct vivi_camera_osd camera_osd;
+	struct v4l2_ctrl *camera_pairs[VIVI_CAMERA_PAIRS][2];
 
 	const u8 *font;
 	struct dentry *debugfs;
@@ -294,6 +322,11 @@ int vivi_inject_fail(struct vivi_node *node, enum vivi_fail which);
 u32 vivi_inject_sequence_start(struct vivi_node *node);
 void vivi_inject_debugfs(struct vivi_node *node, struct dentry *parent);
 void vivi_inject_ctrls(struct vivi_node *node, struct v4l2_ctrl_handler *hdl);
+
+/* vivi_camera.c: the camera controls */
+void vivi_camera_ctrls(struct vivi_dev *vivi);
+bool vivi_camera_text(const struct vivi_camera_osd *o, char *buf,
+		      size_t size);
 
 /* vivi_stream.c: the frame thread and the vb2 queue */
 #define VIVI_STATUS_LEN		768	/* room for vivi_status_text() */

@@ -48,8 +48,10 @@
  * Frames wider or taller than VIVI_GEN_MAX_DIM are refused with -EINVAL.
  */
 
+#include <linux/bitops.h>
 #include <linux/errno.h>
 #include <linux/kernel.h>
+#include <linux/math64.h>
 #include <linux/string.h>
 #include <linux/swab.h>
 #include <linux/types.h>
@@ -224,6 +226,15 @@ struct vivi_key {
 	u32 box_y;
 	u32 box_side;
 	u32 noise_frame;	/* noise lines differ per frame */
+	u32 zoom;
+	s32 pan;
+	s32 tilt;
+	u32 exposure;
+	u32 gain;
+	u32 wb_temp;
+	u32 gamma;
+	u32 backlight;
+	u32 privacy;
 };
 
 /*
@@ -243,6 +254,17 @@ struct vivi_cache {
 	u32 tick[3];
 };
 
+/*
+ * One axis of the view: scene coordinate i maps from n(i) = n0 + i * step
+ * as floor(n(i) / den) mod size (see vivi_gen.h).
+ */
+struct vivi_axis {
+	s64 n0;
+	s64 step;
+	s64 den;
+	u32 size;
+};
+
 struct vivi_gen {
 	const struct fmt_desc *fd;
 	const struct vivi_gen_settings *s;
@@ -258,11 +280,16 @@ struct vivi_gen {
 	u32 box_side;
 	bool hflip;
 	bool vflip;
+	bool view;		/* zoom, pan or tilt: the scene is resampled */
+	struct vivi_axis vx;
+	struct vivi_axis vy;
 	u32 st_c;		/* stamp cell side; 0 = no stamp */
 	u32 st_x0;		/* stamp cells: x0..x1-1, lines y0..h-1 */
 	u32 st_x1;
 	u32 st_y0;
 	u32 st_bits[STAMP_ROWS];	/* per cell row, MSB = leftmost cell */
+	bool cam;		/* the sensor controls change the colors */
+	u8 lut[3][256];		/* R', G', B' through the sensor */
 	struct vivi_pal *pal;
 	struct vivi_pal *tpal;	/* text and stamp: black, white */
 	u8 *tmp;		/* unflipped, unscrolled index line; text */
@@ -480,6 +507,170 @@ static void vivi_adjust(const struct vivi_adj *a, u8 *ycc)
 	ycc[2] = vivi_clamp8(128 + nv);
 }
 
+/* ---- the camera: sensor and view ----------------------------------- */
+
+/* 2^(2^(i - 16)) in Q30, i = 0..15 */
+static const u32 vivi_exp2_q30[16] = {
+	1073753181, 1073764537, 1073787251, 1073832680, 1073923544,
+	1074105294, 1074468888, 1075196443, 1076653033, 1079572136,
+	1085434106, 1097253708, 1121280436, 1170923762, 1276901417,
+	1518500250,
+};
+
+/* log2(@v) in Q16, @v >= 1, one bit at a time by squaring */
+static s32 vivi_log2_q16(u32 v)
+{
+	u32 msb = fls(v) - 1;
+	u64 m = (u64)v << (30 - msb);	/* the mantissa, 1..2 in Q30 */
+	s32 r = msb << 16;
+	int i;
+
+	for (i = 15; i >= 0; i--) {
+		m = (m * m) >> 30;
+		if (m >= 1ull << 31) {
+			m >>= 1;
+			r |= 1 << i;
+		}
+	}
+	return r;
+}
+
+/* round(255 * 2^(@e / 65536)) for @e <= 0 */
+static u8 vivi_exp2_255(s32 e)
+{
+	u32 n = (u32)(-e) >> 16, f = e & 0xffff;
+	u64 r = 1u << 30;
+	int i;
+
+	/* 2^e = 2^(f / 65536) / 2^(n + 1) when e = -(n + 1) + f / 65536 */
+	if (f) {
+		n++;
+		for (i = 15; i >= 0; i--)
+			if (f & (1u << i))
+				r = (r * vivi_exp2_q30[i]) >> 30;
+	}
+	if (n > 24)
+		return 0;
+	return min_t(u64, 255, (255 * r + (1ull << (29 + n))) >> (30 + n));
+}
+
+/* The sensor's curve for channel @ch (0 = R'), formulas in vivi_gen.h */
+static void vivi_cam_channel(u8 *lut, u32 ch, const struct vivi_gen_settings *s)
+{
+	u32 e = s->exposure ? clamp_t(u32, s->exposure, VIVI_GEN_EXPOSURE_MIN,
+				      VIVI_GEN_EXPOSURE_MAX) :
+			      VIVI_GEN_EXPOSURE_REF;
+	u32 t = s->wb_temp ? clamp_t(u32, s->wb_temp, VIVI_GEN_WB_MIN,
+				     VIVI_GEN_WB_MAX) : VIVI_GEN_WB_REF;
+	u32 gamma = s->gamma ? clamp_t(u32, s->gamma, VIVI_GEN_GAMMA_MIN,
+				       VIVI_GEN_GAMMA_MAX) : VIVI_GEN_GAMMA_DEF;
+	u32 bl = min_t(u32, s->backlight, VIVI_GEN_BACKLIGHT_MAX);
+	u64 num = (u64)e * (64 + min_t(u32, s->gain, VIVI_GEN_GAIN_MAX));
+	u32 den = VIVI_GEN_EXPOSURE_REF * 64;
+	s32 log255 = vivi_log2_q16(255);
+	u32 v, v1;
+
+	if (ch == 0) {
+		num *= t;
+		den *= VIVI_GEN_WB_REF;
+	} else if (ch == 2) {
+		num *= VIVI_GEN_WB_REF;
+		den *= t;
+	}
+	for (v = 0; v < 256; v++) {
+		v1 = min_t(u64, 255, div_u64(v * num + den / 2, den));
+		v1 += (bl * (255 - v1) + 4) / 8;
+		if (gamma != VIVI_GEN_GAMMA_DEF && v1 && v1 < 255)
+			v1 = vivi_exp2_255((vivi_log2_q16(v1) - log255) *
+					   (s32)VIVI_GEN_GAMMA_DEF /
+					   (s32)gamma);
+		lut[v] = v1;
+	}
+}
+
+/* True if the sensor controls are not all at their exact defaults */
+static bool vivi_cam_on(const struct vivi_gen_settings *s)
+{
+	return (s->exposure && s->exposure != VIVI_GEN_EXPOSURE_REF) ||
+	       s->gain || (s->wb_temp && s->wb_temp != VIVI_GEN_WB_REF) ||
+	       (s->gamma && s->gamma != VIVI_GEN_GAMMA_DEF) || s->backlight;
+}
+
+/*
+ * The view of axis @a: @size pixels showing the scene around its center
+ * moved by @off arc seconds (at @w pixels per VIVI_GEN_FOV_ARCSEC), at
+ * @zoom percent; n(i) / den is the formula of vivi_gen.h times 2 z F.
+ */
+static void vivi_axis_init(struct vivi_axis *a, u32 size, u32 w, s32 off,
+			   u32 zoom)
+{
+	const s64 fov = VIVI_GEN_FOV_ARCSEC;
+
+	a->size = size;
+	a->den = 2 * zoom * fov;
+	a->step = 2 * VIVI_GEN_ZOOM_MIN * fov;
+	a->n0 = (s64)size * zoom * fov + 2 * (s64)off * w * zoom +
+		(1 - (s64)size) * VIVI_GEN_ZOOM_MIN * fov;
+}
+
+/* floor(@n / @d) mod @size for @d > 0 */
+static u32 vivi_axis_wrap(s64 n, s64 d, u32 size)
+{
+	s64 q = div64_s64(n, d);
+
+	if (q * d > n)
+		q--;
+	q -= div64_s64(q, size) * size;
+	return q < 0 ? q + size : q;
+}
+
+/* The scene coordinate shown at @i */
+static u32 vivi_axis_at(const struct vivi_axis *a, u32 i)
+{
+	return vivi_axis_wrap(a->n0 + (s64)i * a->step, a->den, a->size);
+}
+
+static void vivi_view_init(struct vivi_gen *g)
+{
+	const struct vivi_gen_settings *s = g->s;
+	u32 zoom = clamp_t(u32, s->zoom, VIVI_GEN_ZOOM_MIN, VIVI_GEN_ZOOM_MAX);
+	s32 pan = clamp_t(s32, s->pan, -VIVI_GEN_PAN_MAX, VIVI_GEN_PAN_MAX);
+	s32 tilt = clamp_t(s32, s->tilt, -VIVI_GEN_PAN_MAX, VIVI_GEN_PAN_MAX);
+
+	g->view = zoom != VIVI_GEN_ZOOM_MIN || pan || tilt;
+	vivi_axis_init(&g->vx, g->w, g->w, pan, zoom);
+	vivi_axis_init(&g->vy, g->h, g->w, -tilt, zoom);
+}
+
+/*
+ * Index line @d of the view from scene line @src, scrolled left by
+ * @shift: one division, then a running remainder
+ */
+static void vivi_view_line(const struct vivi_gen *g, const u8 *src, u8 *d,
+			   u32 shift)
+{
+	const struct vivi_axis *a = &g->vx;
+	s64 q = div64_s64(a->n0, a->den), rem;
+	s64 dq = div64_s64(a->step, a->den), dr = a->step - dq * a->den;
+	u32 w = g->w, x, sx;
+
+	if (q * a->den > a->n0)
+		q--;
+	rem = a->n0 - q * a->den;
+	sx = vivi_axis_wrap(q + shift, 1, w);
+	for (x = 0; x < w; x++) {
+		d[x] = src[sx];
+		sx += dq;
+		rem += dr;
+		if (rem >= a->den) {
+			rem -= a->den;
+			sx++;
+		}
+		while (sx >= w)
+			sx -= w;
+	}
+}
+
 static u32 vivi_quant(u32 v, u32 max)
 {
 	return (v * max + 127) / 255;
@@ -586,6 +777,21 @@ static void vivi_pal_done(struct vivi_pal *p, const struct fmt_desc *fd,
 				 p->c[2][i] == p->c[2][0];
 }
 
+/* Entry @i of the picture's palette: scene color @rgb through the sensor */
+static void vivi_pal_scene(struct vivi_gen *g, const struct vivi_adj *a,
+			   u32 i, const u8 *rgb)
+{
+	u8 v[3];
+
+	if (g->cam) {
+		v[0] = g->lut[0][rgb[0]];
+		v[1] = g->lut[1][rgb[1]];
+		v[2] = g->lut[2][rgb[2]];
+		rgb = v;
+	}
+	vivi_pal_set(g->pal, g->fd, a, i, rgb);
+}
+
 /* White, yellow, cyan, green, magenta, red, blue, black as R4|G2|B1 */
 static const u8 vivi_bar_rgb[8] = { 7, 6, 3, 2, 5, 4, 1, 0 };
 
@@ -608,17 +814,17 @@ static void vivi_pal_build(struct vivi_gen *g, const struct vivi_adj *a)
 			rgb[0] = vivi_bar_rgb[i] & 4 ? on : 0;
 			rgb[1] = vivi_bar_rgb[i] & 2 ? on : 0;
 			rgb[2] = vivi_bar_rgb[i] & 1 ? on : 0;
-			vivi_pal_set(g->pal, g->fd, a, i, rgb);
+			vivi_pal_scene(g, a, i, rgb);
 		}
 		/* index 8: the box, 100% white */
 		memset(rgb, 255, 3);
-		vivi_pal_set(g->pal, g->fd, a, 8, rgb);
+		vivi_pal_scene(g, a, 8, rgb);
 		n = 9;
 		break;
 	case VIVI_PAT_CHECKER:
 		/* index 0 white, 1 black */
-		vivi_pal_set(g->pal, g->fd, a, 0, solid[1]);
-		vivi_pal_set(g->pal, g->fd, a, 1, solid[0]);
+		vivi_pal_scene(g, a, 0, solid[1]);
+		vivi_pal_scene(g, a, 1, solid[0]);
 		n = 2;
 		break;
 	case VIVI_PAT_HRAMP:
@@ -626,13 +832,12 @@ static void vivi_pal_build(struct vivi_gen *g, const struct vivi_adj *a)
 	case VIVI_PAT_NOISE:
 		for (i = 0; i < 256; i++) {
 			memset(rgb, i, 3);
-			vivi_pal_set(g->pal, g->fd, a, i, rgb);
+			vivi_pal_scene(g, a, i, rgb);
 		}
 		n = 256;
 		break;
 	default:
-		vivi_pal_set(g->pal, g->fd, a, 0,
-			     solid[g->pattern - VIVI_PAT_BLACK]);
+		vivi_pal_scene(g, a, 0, solid[g->pattern - VIVI_PAT_BLACK]);
 		n = 1;
 		break;
 	}
@@ -645,6 +850,9 @@ static void vivi_pal_build(struct vivi_gen *g, const struct vivi_adj *a)
 static u32 vivi_row_class(const struct vivi_gen *g, u32 y)
 {
 	u32 yp = g->vflip ? g->h - 1 - y : y;
+
+	if (g->view)
+		yp = vivi_axis_at(&g->vy, yp);
 
 	switch (g->pattern) {
 	case VIVI_PAT_BARS_BOX:
@@ -756,7 +964,15 @@ static void vivi_render_index(struct vivi_gen *g, u32 cls, u8 *d)
 	u32 w = g->w, s = g->shift, x;
 	u8 t;
 
-	if (!s && !g->hflip) {
+	if (g->view) {
+		vivi_base_line(g, cls, g->tmp);
+		vivi_view_line(g, g->tmp, d, s);
+		for (x = 0; g->hflip && x < w / 2; x++) {
+			t = d[x];
+			d[x] = d[w - 1 - x];
+			d[w - 1 - x] = t;
+		}
+	} else if (!s && !g->hflip) {
 		vivi_base_line(g, cls, d);
 	} else {
 		vivi_base_line(g, cls, g->tmp);
@@ -939,6 +1155,13 @@ static u32 vivi_class_run(const struct vivi_gen *g, u32 y)
 	u32 yp = g->vflip ? g->h - 1 - y : y;
 	u32 lo, hi;
 
+	/* a resampled view: only the one-class patterns keep their runs */
+	if (g->view && g->pattern != VIVI_PAT_VRAMP &&
+	    g->pattern != VIVI_PAT_NOISE && g->pattern != VIVI_PAT_BARS_BOX &&
+	    g->pattern != VIVI_PAT_CHECKER)
+		return g->h - y;
+	if (g->view)
+		return 1;
 	switch (g->pattern) {
 	case VIVI_PAT_BARS_BOX:
 		lo = g->vflip ? g->h - g->box_y - g->box_side : g->box_y;
@@ -1155,7 +1378,7 @@ static void vivi_draw_text(struct vivi_gen *g, u32 pl, u8 *plane, u32 stride)
 	u32 i, n, k, row, y0, y, nfit, r0, r1;
 	u8 *d;
 
-	if (!font || g->w < 16 + 8)
+	if (!font || g->s->privacy || g->w < 16 + 8)
 		return;
 	vivi_band_rows(g, pd, &r0, &r1);
 	nfit = (g->w - 16) / 8;
@@ -1332,6 +1555,15 @@ static void vivi_key_of(const struct vivi_gen *g, struct vivi_key *k)
 	k->box_y = g->box_y;
 	k->box_side = g->box_side;
 	k->noise_frame = g->pattern == VIVI_PAT_NOISE ? g->frame : 0;
+	k->zoom = s->zoom;
+	k->pan = s->pan;
+	k->tilt = s->tilt;
+	k->exposure = s->exposure;
+	k->gain = s->gain;
+	k->wb_temp = s->wb_temp;
+	k->gamma = s->gamma;
+	k->backlight = s->backlight;
+	k->privacy = s->privacy;
 }
 
 /* Carve the scratch area; everything after the cache is laid out by @w. */
@@ -1374,6 +1606,7 @@ static void vivi_cache_update(struct vivi_gen *g)
 	struct vivi_cache *c = g->c;
 	struct vivi_adj adj;
 	struct vivi_key k;
+	u32 i;
 
 	vivi_key_of(g, &k);
 	if (c->magic != VIVI_CACHE_MAGIC) {
@@ -1388,6 +1621,11 @@ static void vivi_cache_update(struct vivi_gen *g)
 		memset(c->slot_used, 0, sizeof(c->slot_used));
 		c->key = k;
 		vivi_adj_init(&adj, g->s);
+		g->cam = !g->s->privacy && vivi_cam_on(g->s);
+		for (i = 0; g->cam && i < 3; i++)
+			vivi_cam_channel(g->lut[i], i, g->s);
+		if (g->s->privacy)
+			adj.on = false;
 		vivi_pal_build(g, &adj);
 	}
 	/* the stamp draws with the text palette */
@@ -1443,10 +1681,12 @@ int vivi_gen_fill(const struct vivi_gen_frame *f,
 	g->h = h;
 	g->y0 = f->band_y0;
 	g->y1 = f->band_lines ? f->band_y0 + f->band_lines : h;
-	g->pattern = s->pattern;
+	/* privacy: the shutter is closed */
+	g->pattern = s->privacy ? VIVI_PAT_BLACK : s->pattern;
 	g->frame = frame;
 	g->hflip = s->hflip;
 	g->vflip = s->vflip;
+	vivi_view_init(g);
 	if (g->pattern == VIVI_PAT_BARS75 || g->pattern == VIVI_PAT_BARS100)
 		g->shift = (frame % w) * (s->motion_speed % w) % w;
 	side = min(w, h);

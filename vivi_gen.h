@@ -56,6 +56,27 @@ extern const char * const vivi_gen_pattern_names[VIVI_PAT_COUNT + 1];
 #define VIVI_GEN_SATURATION_DEF	128	/* 0..255, CbCr gain = value / 128 */
 #define VIVI_GEN_HUE_DEF	0	/* -180..180 degrees, CbCr rotation */
 
+/*
+ * The camera controls (see struct vivi_gen_settings): ranges and the
+ * values at which they leave the picture exact. Zero-initialised settings
+ * are at those values.
+ */
+#define VIVI_GEN_ZOOM_MIN	100	/* 1x */
+#define VIVI_GEN_ZOOM_MAX	500	/* 5x */
+#define VIVI_GEN_PAN_MAX	36000	/* arc seconds, 10 degrees; tilt too */
+#define VIVI_GEN_FOV_ARCSEC	216000	/* the frame's width spans 60 degrees */
+#define VIVI_GEN_EXPOSURE_MIN	3	/* 100 us units */
+#define VIVI_GEN_EXPOSURE_MAX	2047
+#define VIVI_GEN_EXPOSURE_REF	250	/* what auto exposure chooses */
+#define VIVI_GEN_GAIN_MAX	255	/* 0 = 1x, 64 = 2x */
+#define VIVI_GEN_WB_MIN		2000	/* kelvin */
+#define VIVI_GEN_WB_MAX		6500
+#define VIVI_GEN_WB_REF		4000	/* the scene's light */
+#define VIVI_GEN_GAMMA_MIN	72
+#define VIVI_GEN_GAMMA_MAX	500
+#define VIVI_GEN_GAMMA_DEF	100
+#define VIVI_GEN_BACKLIGHT_MAX	2
+
 /**
  * struct vivi_gen_settings - what the picture looks like
  * @pattern: one of enum vivi_gen_pattern
@@ -74,6 +95,44 @@ extern const char * const vivi_gen_pattern_names[VIVI_PAT_COUNT + 1];
  * @stamp_seq: the frame's sequence number, carried by the stamp
  * @stamp_ms: its capture time, CLOCK_REALTIME in ms; the stamp carries
  *	the low 44 bits
+ * @zoom: VIVI_GEN_ZOOM_MIN..MAX, the view's magnification in percent
+ * @pan: -VIVI_GEN_PAN_MAX..VIVI_GEN_PAN_MAX arc seconds, positive to the
+ *	right
+ * @tilt: the same range, positive up
+ * @exposure: 0 for auto exposure, else VIVI_GEN_EXPOSURE_MIN..MAX
+ * @gain: 0..VIVI_GEN_GAIN_MAX
+ * @wb_temp: 0 for auto white balance, else VIVI_GEN_WB_MIN..MAX kelvin
+ * @gamma: VIVI_GEN_GAMMA_MIN..MAX; 0 counts as VIVI_GEN_GAMMA_DEF
+ * @backlight: backlight compensation, 0..VIVI_GEN_BACKLIGHT_MAX
+ * @privacy: black frames: no picture and no text (the stamp stays)
+ *
+ * Values out of range are clamped to it.
+ *
+ * The camera: the picture is a scene seen through a camera whose sensor
+ * and view the camera controls set. At their defaults the frame is the
+ * pattern exactly, as without them.
+ *
+ * The view: the scene is the pattern of a w x h frame (bars scrolled,
+ * box included) repeated in every direction. The frame shows it at
+ * magnification z = @zoom / 100, around a center moved by @pan and @tilt
+ * at w / VIVI_GEN_FOV_ARCSEC pixels per arc second (square pixels, the
+ * width spans 60 degrees at 1x). Frame pixel (x, y), before the flips,
+ * shows scene pixel (sx mod w, sy mod h), with exact rational arithmetic:
+ *   sx = floor(w / 2 + @pan * w / 216000 + (x + 1/2 - w / 2) / z)
+ *   sy = floor(h / 2 - @tilt * w / 216000 + (y + 1/2 - h / 2) / z)
+ * hflip and vflip then mirror the frame, as before.
+ *
+ * The sensor: each R', G', B' value v of the pattern's colors (in the
+ * Y'CbCr formats too, before the conversion; the text and the stamp
+ * excepted) goes through, in this order, rounding each step half up:
+ *   v1 = min(255, v * E / 250 * (64 + @gain) / 64 * wb)
+ *	E = @exposure, or 250 with auto exposure; wb = T / 4000 for R',
+ *	1 for G', 4000 / T for B', T = @wb_temp, or 4000 with auto white
+ *	balance (a camera set for warmer light than the scene's makes the
+ *	picture bluer)
+ *   v2 = v1 + @backlight * (255 - v1) / 8	(lifts the shadows)
+ *   v3 = 255 * (v2 / 255) ^ (100 / @gamma)	(within 1: fixed point)
+ * and then brightness, contrast, saturation and hue act as before.
  *
  * The frame stamp is a machine-readable band at the bottom of the frame
  * that survives format conversion, scaling, MJPEG and a browser canvas,
@@ -115,6 +174,15 @@ struct vivi_gen_settings {
 	bool stamp;
 	u32 stamp_seq;
 	u64 stamp_ms;
+	u32 zoom;
+	s32 pan;
+	s32 tilt;
+	u32 exposure;
+	u32 gain;
+	u32 wb_temp;
+	u32 gamma;
+	u32 backlight;
+	bool privacy;
 };
 
 /**

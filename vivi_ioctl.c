@@ -348,7 +348,7 @@ int vivi_ctrls_init(struct vivi_dev *vivi)
 	const struct v4l2_ctrl_ops *ops = &vivi_ctrl_ops;
 	int ret;
 
-	v4l2_ctrl_handler_init(hdl, 12 + VIVI_KNOB_COUNT + 1);
+	v4l2_ctrl_handler_init(hdl, 27 + VIVI_KNOB_COUNT + 1);
 	vivi->ctrl_pattern =
 		v4l2_ctrl_new_std_menu_items(hdl, ops, V4L2_CID_TEST_PATTERN,
 					     VIVI_PAT_COUNT - 1, 0,
@@ -367,6 +367,7 @@ int vivi_ctrls_init(struct vivi_dev *vivi)
 	v4l2_ctrl_new_custom(hdl, &vivi_ctrl_osd, NULL);
 	v4l2_ctrl_new_custom(hdl, &vivi_ctrl_motion, NULL);
 	v4l2_ctrl_new_custom(hdl, &vivi_ctrl_stamp, NULL);
+	vivi_camera_ctrls(vivi);
 	if (vivi_fmt_offered(&vivi->cfg.formats, V4L2_PIX_FMT_MJPEG))
 		v4l2_ctrl_new_std(hdl, ops, V4L2_CID_JPEG_COMPRESSION_QUALITY,
 				  VIVI_JPEG_QUALITY_MIN, VIVI_JPEG_QUALITY_MAX,

@@ -116,6 +116,9 @@ static struct vivi_dev *vivi_alloc(struct platform_device *pdev,
 	vivi->settings.contrast = VIVI_GEN_CONTRAST_DEF;
 	vivi->settings.saturation = VIVI_GEN_SATURATION_DEF;
 	vivi->settings.hue = VIVI_GEN_HUE_DEF;
+	vivi->camera_osd.focus_auto = 1;
+	vivi->camera_osd.sharpness = VIVI_SHARPNESS_DEF;
+	vivi->camera_osd.power_line = VIVI_POWER_LINE_DEF;
 	return vivi;
 }
 

@@ -51,7 +51,8 @@ static struct vivi_buffer *to_vivi_buffer(struct vb2_buffer *vb)
 
 static void vivi_osd_text(struct vivi_node *node, struct vivi_gen_settings *s,
 			  char text[][VIVI_TEXT_LEN], u32 sequence, u64 due_ns,
-			  u32 fps_x10, u32 osd_mode)
+			  u32 fps_x10, u32 osd_mode,
+			  const struct vivi_camera_osd *cam)
 {
 	const struct v4l2_pix_format *pix = &node->fmt;
 	u32 fcc = pix->pixelformat;
@@ -83,6 +84,8 @@ static void vivi_osd_text(struct vivi_node *node, struct vivi_gen_settings *s,
 		 s->contrast, s->saturation, s->hue);
 	s->text[1] = text[1];
 	s->text[2] = text[2];
+	if (vivi_camera_text(cam, text[3], VIVI_TEXT_LEN))
+		s->text[3] = text[3];
 }
 
 /**
@@ -129,6 +132,7 @@ static int vivi_render(struct vivi_node *node, struct vivi_buffer *buf,
 	char text[VIVI_GEN_TEXT_LINES][VIVI_TEXT_LEN];
 	void *vaddr = vb2_plane_vaddr(vb, 0);
 	struct vivi_gen_settings s;
+	struct vivi_camera_osd cam;
 	u32 osd_mode, fps_x10, quality;
 	u64 t0, t1;
 	int ret;
@@ -136,11 +140,13 @@ static int vivi_render(struct vivi_node *node, struct vivi_buffer *buf,
 	spin_lock_irq(&vivi->slock);
 	s = vivi->settings;
 	osd_mode = vivi->osd_mode;
+	cam = vivi->camera_osd;
 	fps_x10 = vivi_fps_x10(&node->timeperframe);
 	quality = node->jpeg_quality;
 	spin_unlock_irq(&vivi->slock);
 	s.font = vivi->font;
-	vivi_osd_text(node, &s, text, sequence, due_ns, fps_x10, osd_mode);
+	vivi_osd_text(node, &s, text, sequence, due_ns, fps_x10, osd_mode,
+		      &cam);
 	/* the wall-clock time of the deadline, as a browser's Date.now() */
 	s.stamp_seq = sequence;
 	s.stamp_ms = div_u64(ktime_get_real_ns() - ktime_get_ns() + due_ns,

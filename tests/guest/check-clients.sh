@@ -249,6 +249,13 @@ echo "chromium: result after $(($(date +%s) - t0)) s"
 browser_stop
 echo "chromium: captured $(v4l2-ctl -d "$D" -V -P | grep -E "Pixel Format|Width|per second" | tr -s ' \n' ' ')"
 clients.py chromium "chromium: getUserMedia" "$OUT/chromium.log" 640x480 "vivi 0" 4
+# pan, tilt and zoom through the Image Capture constraints (ptz.html)
+t0=$(date +%s)
+chromium_start "file://$GUEST/ptz.html" "$OUT/chromium-ptz.log"
+browser_wait "$OUT/chromium-ptz.log" '(RESULT|ERROR)' 600 >/dev/null
+echo "chromium: ptz result after $(($(date +%s) - t0)) s, zoom_absolute now $(v4l2-ctl -d "$D" -C zoom_absolute)"
+browser_stop
+clients.py ptz "chromium: pan/tilt/zoom" "$OUT/chromium-ptz.log" 4
 stage_end
 
 stage_start "Firefox"

@@ -234,20 +234,30 @@ def as_limited(rgb):
     return tuple(min(255, max(0, round(v))) for v in out)
 
 
+def console(name, path, *lines):
+    """The page's "VIVI <line>" console lines (regexes), or None after a FAIL"""
+    try:
+        log = open(path, errors="replace").read()
+    except OSError as e:
+        print(f"FAIL: {name}: {e}")
+        return None
+    err = re.search(r'"VIVI ERROR ([^"]*)"', log)
+    found = [re.search(rf'"VIVI {line}"', log) for line in lines]
+    if err or not all(found):
+        why = err.group(1) if err else "no result on the console"
+        print(f"FAIL: {name}: {why}")
+        return None
+    return found
+
+
 def cmd_chromium(a):
     w, h = size_of(a.size)
-    try:
-        log = open(a.log, errors="replace").read()
-    except OSError as e:
-        print(f"FAIL: {a.name}: {e}")
+    found = console(f"{a.name}: getUserMedia", a.log,
+                    r'TRACK (\d+)x(\d+) (\S+) ([^"]*)',
+                    r'RESULT (\d+)x(\d+) ([0-9, ]*)')
+    if not found:
         return 1
-    err = re.search(r'"VIVI ERROR ([^"]*)"', log)
-    track = re.search(r'"VIVI TRACK (\d+)x(\d+) (\S+) ([^"]*)"', log)
-    res = re.search(r'"VIVI RESULT (\d+)x(\d+) ([0-9, ]*)"', log)
-    if err or not track or not res:
-        why = err.group(1) if err else "no result on the console"
-        print(f"FAIL: {a.name}: getUserMedia: {why}")
-        return 1
+    track, res = found
     rc = 0
     tw, th, fps, label = track.groups()
     if (int(tw), int(th)) == (w, h) and label == a.label:
@@ -279,6 +289,39 @@ def cmd_chromium(a):
                             a.tol)
 
 
+def cmd_ptz(a):
+    """Chromium's view of the pan/tilt/zoom controls (ptz.html)"""
+    found = console(a.name, a.log, r'CAPS ([^"]*)', r'SETTINGS ([^"]*)',
+                    r'RESULT (\d+) ([0-9, ]*)')
+    if not found:
+        return 1
+    caps, sets, res = found
+    rc = 0
+    want = "pan=-36000:36000:3600 tilt=-36000:36000:3600 zoom=100:500:1"
+    if caps.group(1) == want:
+        print(f"PASS: {a.name}: getCapabilities() reports vivi's ranges ({want})")
+    else:
+        print(f"FAIL: {a.name}: getCapabilities(): {caps.group(1)}, want {want}")
+        rc = 1
+    if sets.group(1) == "zoom=200 pan=0 tilt=0":
+        print(f"PASS: {a.name}: applyConstraints zoom 200, getSettings() reads it back")
+    else:
+        print(f"FAIL: {a.name}: getSettings() after zoom 200: {sets.group(1)}")
+        rc = 1
+    samples = [tuple(int(v) for v in s.split(","))
+               for s in res.group(2).split()]
+    errors = []
+    if len(samples) != 12:
+        errors.append(f"{len(samples)} samples, want 12")
+    for i, got in enumerate(samples):
+        color = bars.ORDER[2 + i % 4]       # 2x shows bars 2..5
+        want = tuple(bars.LEVEL["bars75"] * m for m in bars.MASK[color])
+        if any(abs(g - e) > a.tol for g, e in zip(got, want)):
+            errors.append(f"{color} row {i // 4} {got} != {want}")
+    return rc | bars.report(f"{a.name}: the canvas shows bars 2..5 twice as "
+                            f"wide (after {res.group(1)} frames)", errors, a.tol)
+
+
 def main():
     ap = argparse.ArgumentParser()
     sub = ap.add_subparsers(dest="cmd", required=True)
@@ -301,6 +344,10 @@ def main():
     c.add_argument("label")
     c.add_argument("tol", type=int)
     c.add_argument("--limited", action="store_true")
+    z = sub.add_parser("ptz")
+    z.add_argument("name")
+    z.add_argument("log")
+    z.add_argument("tol", type=int)
     a = ap.parse_args()
     if a.cmd == "frames":
         return cmd_frames(a.specs)
@@ -308,6 +355,8 @@ def main():
         return cmd_videos(a.specs)
     if a.cmd == "opencv":
         return cmd_opencv(a)
+    if a.cmd == "ptz":
+        return cmd_ptz(a)
     return cmd_chromium(a)
 
 

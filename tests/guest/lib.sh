@@ -217,6 +217,11 @@ compliance_skew() {
 chromium_start() {
 	mountpoint -q /dev/shm || { mkdir -p /dev/shm && mount -t tmpfs tmpfs /dev/shm; }
 	rm -rf /tmp/chromium
+	# pan/tilt/zoom need their own permission, which the fake UI does
+	# not grant: allowed in the fresh profile
+	mkdir -p /tmp/chromium/Default
+	echo '{"profile":{"default_content_setting_values":{"camera_pan_tilt_zoom":1}}}' \
+		>/tmp/chromium/Default/Preferences
 	: >"$2"
 	setsid /usr/lib/chromium/chromium --headless=new --no-sandbox --single-process \
 		--use-fake-ui-for-media-stream --disable-gpu \
