@@ -32,7 +32,12 @@
  */
 #define VIVI_MIN_BUFFERS	8
 
-#define VIVI_CID_BASE		(V4L2_CID_USER_BASE | 0xf000)
+/*
+ * vivi's own controls sit in the image-processing class, beside the test
+ * pattern: Chromium resets every user- and camera-class control to its
+ * default when it opens a camera, and must leave these test knobs alone
+ */
+#define VIVI_CID_BASE		(V4L2_CID_IMAGE_PROC_CLASS_BASE + 0x1000)
 #define VIVI_CID_OSD_MODE	(VIVI_CID_BASE + 0)
 #define VIVI_CID_MOTION_SPEED	(VIVI_CID_BASE + 1)
 #define VIVI_CID_FRAME_STAMP	(VIVI_CID_BASE + 2)
@@ -63,6 +68,8 @@ extern unsigned int vivi_debug;
  * @formats: the formats offered, in ENUM_FMT order
  * @fail_probe: testing only: fail the probe once fully registered
  * @fault_controls: also offer the fault knobs as controls (opt-in)
+ * @hdmi_input: one more input after the cameras, an HDMI-like one whose
+ *	timings the source sets (see vivi_dv.c)
  *
  * Parsed and checked once when the module loads, then handed to the device
  * as platform data; the device keeps its own copy, so no ioctl reads a
@@ -75,6 +82,7 @@ struct vivi_config {
 	struct vivi_fmt_list formats;
 	bool fail_probe;
 	bool fault_controls;
+	bool hdmi_input;
 };
 
 /**
@@ -287,6 +295,10 @@ struct vivi_camera_osd {
  * @camera_osd: the camera controls the text shows
  * @camera_pairs: the auto clusters (auto control, manual partner); the
  *	control framework keeps pointers to them
+ * @dv_timings: the HDMI input's receiver timings (guarded by @lock)
+ * @dv_source: the timings the source sends (guarded by @lock)
+ * @dv_signal: the source sends a signal (guarded by @lock)
+ * @ctrl_rx_power: V4L2_CID_DV_RX_POWER_PRESENT, with hdmi_input=1
  * @font: the kernel's VGA8x16 glyphs for the on-screen text, or NULL
  * @debugfs: this device's debugfs directory
  * @ctrl_pattern: V4L2_CID_TEST_PATTERN, set to the input's default on S_INPUT
@@ -307,6 +319,10 @@ struct vivi_dev {
 	u32 osd_mode;
 	struct vivi_camera_osd camera_osd;
 	struct v4l2_ctrl *camera_pairs[VIVI_CAMERA_PAIRS][2];
+	struct v4l2_dv_timings dv_timings;
+	struct v4l2_dv_timings dv_source;
+	bool dv_signal;
+	struct v4l2_ctrl *ctrl_rx_power;
 
 	const u8 *font;
 	struct dentry *debugfs;
@@ -327,6 +343,24 @@ void vivi_inject_ctrls(struct vivi_node *node, struct v4l2_ctrl_handler *hdl);
 void vivi_camera_ctrls(struct vivi_dev *vivi);
 bool vivi_camera_text(const struct vivi_camera_osd *o, char *buf,
 		      size_t size);
+
+/* vivi_dv.c: the HDMI input */
+bool vivi_dv_input(const struct vivi_dev *vivi);
+void vivi_dv_apply(struct vivi_node *node);
+void vivi_dv_try_pix(struct vivi_dev *vivi, struct v4l2_pix_format *pix);
+void vivi_dv_init(struct vivi_dev *vivi);
+void vivi_dv_ctrls(struct vivi_dev *vivi);
+void vivi_dv_debugfs(struct vivi_dev *vivi);
+int vivi_dv_timings_cap(struct file *file, void *priv,
+			struct v4l2_dv_timings_cap *cap);
+int vivi_enum_dv_timings(struct file *file, void *priv,
+			 struct v4l2_enum_dv_timings *t);
+int vivi_g_dv_timings(struct file *file, void *priv,
+		      struct v4l2_dv_timings *t);
+int vivi_s_dv_timings(struct file *file, void *priv,
+		      struct v4l2_dv_timings *t);
+int vivi_query_dv_timings(struct file *file, void *priv,
+			  struct v4l2_dv_timings *t);
 
 /* vivi_stream.c: the frame thread and the vb2 queue */
 #define VIVI_STATUS_LEN		768	/* room for vivi_status_text() */

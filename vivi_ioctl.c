@@ -57,6 +57,9 @@ static int vivi_try_fmt(struct file *file, void *priv, struct v4l2_format *f)
 	struct vivi_node *node = video_drvdata(file);
 
 	vivi_fmt_try_pix(vivi_formats(file), &node->jpeg, &f->fmt.pix);
+	/* the HDMI input's size is its timings' */
+	if (vivi_dv_input(node->vivi))
+		vivi_dv_try_pix(node->vivi, &f->fmt.pix);
 	return 0;
 }
 
@@ -76,22 +79,27 @@ static int vivi_s_fmt(struct file *file, void *priv, struct v4l2_format *f)
 {
 	struct vivi_node *node = video_drvdata(file);
 
-	vivi_fmt_try_pix(vivi_formats(file), &node->jpeg, &f->fmt.pix);
+	vivi_try_fmt(file, priv, f);
 	/* the thread reads node->fmt without a lock: see struct vivi_node */
 	if (vb2_is_busy(&node->queue))
 		return -EBUSY;
 
 	node->fmt = f->fmt.pix;
 	/* a size that does not offer the current rate snaps the rate too */
-	vivi_set_interval(node, &node->timeperframe);
+	if (!vivi_dv_input(node->vivi))
+		vivi_set_interval(node, &node->timeperframe);
 	return 0;
 }
 
 static int vivi_enum_framesizes(struct file *file, void *priv,
 				struct v4l2_frmsizeenum *fsize)
 {
+	struct vivi_node *node = video_drvdata(file);
 	u32 w, h;
 
+	/* the HDMI input has one size, its timings' (vivid does the same) */
+	if (vivi_dv_input(node->vivi))
+		return -ENOTTY;
 	if (!vivi_fmt_offered(vivi_formats(file), fsize->pixel_format) ||
 	    !vivi_fmt_size(fsize->index, &w, &h))
 		return -EINVAL;
@@ -104,6 +112,10 @@ static int vivi_enum_framesizes(struct file *file, void *priv,
 static int vivi_enum_frameintervals(struct file *file, void *priv,
 				    struct v4l2_frmivalenum *fival)
 {
+	struct vivi_node *node = video_drvdata(file);
+
+	if (vivi_dv_input(node->vivi))
+		return -ENOTTY;
 	if (!vivi_fmt_offered(vivi_formats(file), fival->pixel_format) ||
 	    !vivi_fmt_size_offered(fival->width, fival->height) ||
 	    !vivi_fmt_interval(fival->index, fival->width, fival->height,
@@ -133,6 +145,12 @@ static int vivi_s_parm(struct file *file, void *priv,
 
 	if (a->type != V4L2_BUF_TYPE_VIDEO_CAPTURE)
 		return -EINVAL;
+	/*
+	 * The HDMI input's rate is its timings': S_PARM cannot change it
+	 * (v4l2-compliance, too, wants ENOTTY without ENUM_FRAMEINTERVALS)
+	 */
+	if (vivi_dv_input(node->vivi))
+		return -ENOTTY;
 	vivi_set_interval(node, &a->parm.capture.timeperframe);
 	return vivi_g_parm(file, priv, a);
 }
@@ -141,11 +159,20 @@ static int vivi_enum_input(struct file *file, void *priv,
 			   struct v4l2_input *inp)
 {
 	struct vivi_node *node = video_drvdata(file);
+	struct vivi_dev *vivi = node->vivi;
 
-	if (inp->index >= node->vivi->cfg.n_inputs)
+	if (inp->index >= vivi->cfg.n_inputs + vivi->cfg.hdmi_input)
 		return -EINVAL;
 	inp->type = V4L2_INPUT_TYPE_CAMERA;
-	snprintf(inp->name, sizeof(inp->name), "Camera %u", inp->index);
+	if (inp->index < vivi->cfg.n_inputs) {
+		snprintf(inp->name, sizeof(inp->name), "Camera %u",
+			 inp->index);
+		return 0;
+	}
+	strscpy(inp->name, "HDMI 0", sizeof(inp->name));
+	inp->capabilities = V4L2_IN_CAP_DV_TIMINGS;
+	if (!vivi->dv_signal)
+		inp->status = V4L2_IN_ST_NO_SIGNAL;
 	return 0;
 }
 
@@ -167,14 +194,32 @@ static int vivi_s_input(struct file *file, void *priv, unsigned int i)
 	struct vivi_node *node = video_drvdata(file);
 	struct vivi_dev *vivi = node->vivi;
 
-	if (i >= vivi->cfg.n_inputs)
+	if (i >= vivi->cfg.n_inputs + vivi->cfg.hdmi_input)
 		return -EINVAL;
 	if (i == vivi->input)
 		return 0;
 	if (vb2_is_busy(&node->queue))
 		return -EBUSY;
 	vivi->input = i;
+	if (vivi_dv_input(vivi)) {
+		vivi_dv_apply(node);
+		return v4l2_ctrl_s_ctrl(vivi->ctrl_pattern, VIVI_PAT_BARS75);
+	}
+	/* back from the HDMI input: a rate the camera offers */
+	vivi_set_interval(node, &node->timeperframe);
 	return v4l2_ctrl_s_ctrl(vivi->ctrl_pattern, vivi_input_pattern[i]);
+}
+
+/* Control events, and source changes of the HDMI input */
+static int vivi_subscribe_event(struct v4l2_fh *fh,
+				const struct v4l2_event_subscription *sub)
+{
+	struct vivi_node *node = video_get_drvdata(fh->vdev);
+
+	if (sub->type == V4L2_EVENT_SOURCE_CHANGE &&
+	    node->vivi->cfg.hdmi_input)
+		return v4l2_src_change_event_subscribe(fh, sub);
+	return v4l2_ctrl_subscribe_event(fh, sub);
 }
 
 static int vivi_log_status(struct file *file, void *priv)
@@ -203,6 +248,11 @@ const struct v4l2_ioctl_ops vivi_ioctl_ops = {
 	.vidioc_enum_input		= vivi_enum_input,
 	.vidioc_g_input			= vivi_g_input,
 	.vidioc_s_input			= vivi_s_input,
+	.vidioc_dv_timings_cap		= vivi_dv_timings_cap,
+	.vidioc_enum_dv_timings		= vivi_enum_dv_timings,
+	.vidioc_g_dv_timings		= vivi_g_dv_timings,
+	.vidioc_s_dv_timings		= vivi_s_dv_timings,
+	.vidioc_query_dv_timings	= vivi_query_dv_timings,
 
 	.vidioc_reqbufs			= vb2_ioctl_reqbufs,
 	.vidioc_create_bufs		= vb2_ioctl_create_bufs,
@@ -215,7 +265,7 @@ const struct v4l2_ioctl_ops vivi_ioctl_ops = {
 	.vidioc_streamoff		= vb2_ioctl_streamoff,
 
 	.vidioc_log_status		= vivi_log_status,
-	.vidioc_subscribe_event		= v4l2_ctrl_subscribe_event,
+	.vidioc_subscribe_event		= vivi_subscribe_event,
 	.vidioc_unsubscribe_event	= v4l2_event_unsubscribe,
 };
 
@@ -348,7 +398,7 @@ int vivi_ctrls_init(struct vivi_dev *vivi)
 	const struct v4l2_ctrl_ops *ops = &vivi_ctrl_ops;
 	int ret;
 
-	v4l2_ctrl_handler_init(hdl, 27 + VIVI_KNOB_COUNT + 1);
+	v4l2_ctrl_handler_init(hdl, 28 + VIVI_KNOB_COUNT + 1);
 	vivi->ctrl_pattern =
 		v4l2_ctrl_new_std_menu_items(hdl, ops, V4L2_CID_TEST_PATTERN,
 					     VIVI_PAT_COUNT - 1, 0,
@@ -368,6 +418,7 @@ int vivi_ctrls_init(struct vivi_dev *vivi)
 	v4l2_ctrl_new_custom(hdl, &vivi_ctrl_motion, NULL);
 	v4l2_ctrl_new_custom(hdl, &vivi_ctrl_stamp, NULL);
 	vivi_camera_ctrls(vivi);
+	vivi_dv_ctrls(vivi);
 	if (vivi_fmt_offered(&vivi->cfg.formats, V4L2_PIX_FMT_MJPEG))
 		v4l2_ctrl_new_std(hdl, ops, V4L2_CID_JPEG_COMPRESSION_QUALITY,
 				  VIVI_JPEG_QUALITY_MIN, VIVI_JPEG_QUALITY_MAX,

@@ -49,6 +49,10 @@ static bool fault_controls;
 module_param(fault_controls, bool, 0444);
 MODULE_PARM_DESC(fault_controls, " testing only: offer the debugfs fault knobs as controls too, in their own class (default off)");
 
+static bool hdmi_input;
+module_param(hdmi_input, bool, 0444);
+MODULE_PARM_DESC(hdmi_input, " one more input after the cameras, an HDMI-like one whose resolution the source sets, changed through debugfs with a source-change event (default off)");
+
 static int fail_dev = -1;
 module_param(fail_dev, int, 0444);
 MODULE_PARM_DESC(fail_dev, " testing only: the probe of this device fails once fully registered, so the load unwinds; -1 = none (default)");
@@ -119,6 +123,7 @@ static struct vivi_dev *vivi_alloc(struct platform_device *pdev,
 	vivi->camera_osd.focus_auto = 1;
 	vivi->camera_osd.sharpness = VIVI_SHARPNESS_DEF;
 	vivi->camera_osd.power_line = VIVI_POWER_LINE_DEF;
+	vivi_dv_init(vivi);
 	return vivi;
 }
 
@@ -146,6 +151,14 @@ static int vivi_node_init(struct vivi_dev *vivi, struct vivi_node *node)
 	vdev->device_caps = V4L2_CAP_VIDEO_CAPTURE | V4L2_CAP_STREAMING |
 			    V4L2_CAP_READWRITE;
 	video_set_drvdata(vdev, node);
+	if (!vivi->cfg.hdmi_input) {
+		/* no input has DV timings: as without the ioctls */
+		v4l2_disable_ioctl(vdev, VIDIOC_DV_TIMINGS_CAP);
+		v4l2_disable_ioctl(vdev, VIDIOC_ENUM_DV_TIMINGS);
+		v4l2_disable_ioctl(vdev, VIDIOC_G_DV_TIMINGS);
+		v4l2_disable_ioctl(vdev, VIDIOC_S_DV_TIMINGS);
+		v4l2_disable_ioctl(vdev, VIDIOC_QUERY_DV_TIMINGS);
+	}
 	return video_register_device(vdev, VFL_TYPE_VIDEO, vivi->cfg.video_nr);
 }
 
@@ -182,6 +195,7 @@ static int vivi_probe(struct platform_device *pdev)
 	debugfs_create_file("stats", 0444, vivi->debugfs, &vivi->cap,
 			    &vivi_stats_fops);
 	vivi_inject_debugfs(&vivi->cap, vivi->debugfs);
+	vivi_dv_debugfs(vivi);
 	if (cfg->fail_probe) {
 		v4l2_info(&vivi->v4l2_dev, "fail_dev=%u: failing the probe\n",
 			  vivi->inst);
@@ -366,6 +380,7 @@ static void vivi_config_init(struct vivi_config *cfg, unsigned int inst,
 	cfg->formats = *formats;
 	cfg->fail_probe = fail_dev == inst;
 	cfg->fault_controls = fault_controls;
+	cfg->hdmi_input = hdmi_input;
 }
 
 static void vivi_unregister_devs(void)
