@@ -107,6 +107,19 @@ static const struct v4l2_dv_timings *vivi_dv_find(const struct v4l2_dv_timings *
 }
 
 /**
+ * vivi_dv_try_pix() - the size of @pix forced to the receiver's timings
+ * @vivi: the device, on its HDMI input
+ * @pix: a format vivi_fmt_try_pix() already adjusted
+ */
+void vivi_dv_try_pix(struct vivi_dev *vivi, struct v4l2_pix_format *pix)
+{
+	pix->width = vivi->dv_timings.bt.width;
+	pix->height = vivi->dv_timings.bt.height;
+	pix->bytesperline = 0;
+	vivi_fmt_try_pix(&vivi->cfg.formats, &vivi->cap.jpeg, pix);
+}
+
+/**
  * vivi_dv_apply() - the node's format size and frame interval from the
  *	receiver's timings
  * @node: the capture node, with no buffers allocated
@@ -119,26 +132,10 @@ void vivi_dv_apply(struct vivi_node *node)
 	struct vivi_dev *vivi = node->vivi;
 	struct v4l2_fract tpf = vivi_dv_interval(&vivi->dv_timings);
 
-	node->fmt.width = vivi->dv_timings.bt.width;
-	node->fmt.height = vivi->dv_timings.bt.height;
-	node->fmt.bytesperline = 0;
-	vivi_fmt_try_pix(&vivi->cfg.formats, &node->jpeg, &node->fmt);
+	vivi_dv_try_pix(vivi, &node->fmt);
 	spin_lock_irq(&vivi->slock);
 	node->timeperframe = tpf;
 	spin_unlock_irq(&vivi->slock);
-}
-
-/**
- * vivi_dv_try_pix() - the size of @pix forced to the receiver's timings
- * @vivi: the device, on its HDMI input
- * @pix: a format vivi_fmt_try_pix() already adjusted
- */
-void vivi_dv_try_pix(struct vivi_dev *vivi, struct v4l2_pix_format *pix)
-{
-	pix->width = vivi->dv_timings.bt.width;
-	pix->height = vivi->dv_timings.bt.height;
-	pix->bytesperline = 0;
-	vivi_fmt_try_pix(&vivi->cfg.formats, &vivi->cap.jpeg, pix);
 }
 
 /* The DV timings ioctls: ENODATA on any input but the HDMI one */

@@ -1155,12 +1155,9 @@ static u32 vivi_class_run(const struct vivi_gen *g, u32 y)
 	u32 yp = g->vflip ? g->h - 1 - y : y;
 	u32 lo, hi;
 
-	/* a resampled view: only the one-class patterns keep their runs */
-	if (g->view && g->pattern != VIVI_PAT_VRAMP &&
-	    g->pattern != VIVI_PAT_NOISE && g->pattern != VIVI_PAT_BARS_BOX &&
-	    g->pattern != VIVI_PAT_CHECKER)
-		return g->h - y;
-	if (g->view)
+	/* a resampled view: the runs below hold for the scene, not the frame */
+	if (g->view && (g->pattern == VIVI_PAT_BARS_BOX ||
+			g->pattern == VIVI_PAT_CHECKER))
 		return 1;
 	switch (g->pattern) {
 	case VIVI_PAT_BARS_BOX:
