@@ -5,6 +5,7 @@
 #ifndef _VIVI_H_
 #define _VIVI_H_
 
+#include <linux/hrtimer.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
 #include <linux/platform_device.h>
@@ -218,6 +219,10 @@ struct vivi_dev;
  *	under &vivi_dev.lock
  * @thread_starved: the thread waits for its next deadline without a buffer
  *	to draw ahead into; the next QBUF wakes it
+ * @frame_end: the timer of the next deadline, the frame-end interrupt of
+ *	this virtual sensor; it stamps @frame_end_ns and wakes the thread
+ * @frame_end_ns: monotonic time at which @frame_end last fired, 0 if it did
+ *	not since armed
  * @fmt: the negotiated format
  * @timeperframe: the negotiated frame interval
  * @stats: counters of the generator thread
@@ -236,7 +241,8 @@ struct vivi_dev;
  * only writer) returns -EBUSY while vb2_is_busy(), and the thread exists
  * only between start_streaming and stop_streaming, while buffers are
  * allocated and the queue is therefore busy. @stream_start_ns and @scratch
- * likewise change only while no thread runs.
+ * likewise change only while no thread runs. Only the thread arms
+ * @frame_end, and it cancels it before reading @frame_end_ns.
  */
 struct vivi_node {
 	struct vivi_dev *vivi;
@@ -245,6 +251,8 @@ struct vivi_node {
 	struct list_head buf_list;
 	struct task_struct *thread;
 	bool thread_starved;
+	struct hrtimer frame_end;
+	u64 frame_end_ns;
 	struct v4l2_pix_format fmt;
 	struct v4l2_fract timeperframe;
 	struct vivi_stats stats;

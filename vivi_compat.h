@@ -5,6 +5,7 @@
 #ifndef _VIVI_COMPAT_H_
 #define _VIVI_COMPAT_H_
 
+#include <linux/hrtimer.h>
 #include <linux/version.h>
 #include <media/videobuf2-core.h>
 
@@ -36,6 +37,19 @@ static int fn##_int(struct platform_device *pdev)		\
 	return 0;						\
 }
 #endif
+
+/* hrtimer_setup() replaced hrtimer_init() and the callback assignment in 6.13 */
+static inline void vivi_hrtimer_setup(struct hrtimer *t,
+				      enum hrtimer_restart (*fn)(struct hrtimer *),
+				      clockid_t clock, enum hrtimer_mode mode)
+{
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 13, 0)
+	hrtimer_setup(t, fn, clock, mode);
+#else
+	hrtimer_init(t, clock, mode);
+	t->function = fn;
+#endif
+}
 
 /* the vb2 core takes care of q->lock by itself since 6.15 */
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 15, 0)

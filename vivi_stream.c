@@ -168,15 +168,18 @@ static int vivi_render(struct vivi_node *node, struct vivi_buffer *buf,
 	return ret;
 }
 
+/*
+ * Hand over frame @sequence. @end_ns is when its exposure ended, the
+ * frame-end interrupt; 0 for a frame served late, which ends now.
+ */
 static void vivi_deliver(struct vivi_node *node, struct vivi_buffer *buf,
-			 u32 sequence, int err)
+			 u32 sequence, int err, u64 end_ns)
 {
 	struct vb2_buffer *vb = &buf->vb.vb2_buf;
 
 	buf->vb.sequence = sequence;
 	buf->vb.field = V4L2_FIELD_NONE;
-	/* end of exposure: the moment the frame is handed over */
-	vb->timestamp = ktime_get_ns();
+	vb->timestamp = end_ns ?: ktime_get_ns();
 	if (!err) {
 		spin_lock_irq(&node->vivi->slock);
 		node->stats.delivered++;
@@ -218,6 +221,21 @@ static void vivi_clock_update(struct vivi_node *node, struct vivi_clock *c)
 }
 
 /*
+ * The frame-end interrupt of the virtual sensor: the frame due now is
+ * exposed. It is stamped here, as hardware stamps a frame in its interrupt
+ * handler, so that the thread's own scheduling latency stays out of the
+ * timestamps; the thread then hands it over.
+ */
+static enum hrtimer_restart vivi_frame_end(struct hrtimer *t)
+{
+	struct vivi_node *node = container_of(t, struct vivi_node, frame_end);
+
+	node->frame_end_ns = ktime_get_ns();
+	wake_up_process(node->thread);
+	return HRTIMER_NORESTART;
+}
+
+/*
  * Sleep until @deadline. Without a buffer to draw ahead into, QBUF may wake
  * the thread early so that it draws at once: else the first frame after a
  * starved queue would be handed over late by its drawing time. The queue is
@@ -225,11 +243,12 @@ static void vivi_clock_update(struct vivi_node *node, struct vivi_clock *c)
  * lost.
  *
  * Return: the time of waking at or after @deadline, or 0 if the thread
- * should stop or woke early (the caller then loops).
+ * should stop or woke early (the caller then loops). *@end_ns is when the
+ * frame-end timer fired, 0 if it did not.
  */
-static u64 vivi_wait(struct vivi_node *node, bool have_buf, u64 deadline)
+static u64 vivi_wait(struct vivi_node *node, bool have_buf, u64 deadline,
+		     u64 *end_ns)
 {
-	ktime_t expires = ns_to_ktime(deadline);
 	u64 now;
 
 	set_current_state(TASK_INTERRUPTIBLE);
@@ -249,7 +268,12 @@ static u64 vivi_wait(struct vivi_node *node, bool have_buf, u64 deadline)
 			return 0;
 		}
 	}
-	schedule_hrtimeout_range(&expires, VIVI_SLACK_NS, HRTIMER_MODE_ABS);
+	node->frame_end_ns = 0;
+	hrtimer_start_range_ns(&node->frame_end, ns_to_ktime(deadline),
+			       VIVI_SLACK_NS, HRTIMER_MODE_ABS);
+	schedule();
+	hrtimer_cancel(&node->frame_end);
+	*end_ns = node->frame_end_ns;
 	if (kthread_should_stop())
 		return 0;
 	try_to_freeze();
@@ -273,7 +297,8 @@ static void vivi_requeue(struct vivi_node *node, struct vivi_buffer *buf)
  * lost: the sequence number still advances, as with a real sensor.
  */
 static void vivi_serve(struct vivi_node *node, struct vivi_clock *c,
-		       struct vivi_buffer *buf, int err, u64 deadline, u64 now)
+		       struct vivi_buffer *buf, int err, u64 deadline, u64 now,
+		       u64 end_ns)
 {
 	struct vivi_dev *vivi = node->vivi;
 	u64 late = now - deadline;
@@ -288,6 +313,10 @@ static void vivi_serve(struct vivi_node *node, struct vivi_clock *c,
 	spin_unlock_irq(&vivi->slock);
 
 	do {
+		/* only the first deadline's frame ended when the timer fired */
+		u64 ts = end_ns;
+
+		end_ns = 0;
 		fault = vivi_inject_frame(node, c->sequence, now);
 		if (fault == VIVI_FAULT_DROP || fault == VIVI_FAULT_STALL) {
 			if (buf)
@@ -318,15 +347,15 @@ static void vivi_serve(struct vivi_node *node, struct vivi_clock *c,
 		vivi_dbg(3, vivi, "sequence %u in buffer %u\n", c->sequence,
 			 buf->vb.vb2_buf.index);
 		vivi_deliver(node, buf, c->sequence++,
-			     fault == VIVI_FAULT_CORRUPT ? -EIO : err);
+			     fault == VIVI_FAULT_CORRUPT ? -EIO : err, ts);
 		buf = NULL;
 	} while (missed--);
 }
 
 /*
  * The next frame is drawn ahead into the first queued buffer and handed
- * over at its deadline, so timestamps carry only the wake-up jitter, not
- * the drawing time.
+ * over at its deadline, stamped by the frame-end timer: timestamps carry
+ * only the timer interrupt's jitter, not the drawing time.
  */
 static int vivi_thread(void *data)
 {
@@ -340,16 +369,16 @@ static int vivi_thread(void *data)
 
 	set_freezable();
 	while (!kthread_should_stop()) {
-		u64 deadline, now;
+		u64 deadline, now, end_ns = 0;
 
 		vivi_clock_update(node, &c);
 		deadline = c.base_ns + (c.n + 1) * c.interval_ns;
 		if (!buf)
 			buf = vivi_next_frame(node, c.sequence, deadline, &err);
-		now = vivi_wait(node, buf, deadline);
+		now = vivi_wait(node, buf, deadline, &end_ns);
 		if (!now)
 			continue;
-		vivi_serve(node, &c, buf, err, deadline, now);
+		vivi_serve(node, &c, buf, err, deadline, now, end_ns);
 		buf = NULL;
 	}
 	if (buf)
@@ -368,10 +397,14 @@ static int vivi_start_thread(struct vivi_node *node)
 	spin_unlock_irq(&vivi->slock);
 	node->stream_start_ns = ktime_get_ns();
 
-	t = kthread_run(vivi_thread, node, "vivi-%u", vivi->inst);
+	vivi_hrtimer_setup(&node->frame_end, vivi_frame_end, CLOCK_MONOTONIC,
+			   HRTIMER_MODE_ABS);
+	/* the timer wakes node->thread: set it before the thread runs */
+	t = kthread_create(vivi_thread, node, "vivi-%u", vivi->inst);
 	if (IS_ERR(t))
 		return PTR_ERR(t);
 	node->thread = t;
+	wake_up_process(t);
 	vivi_dbg(2, vivi, "streaming %p4cc %ux%u at %u/%u s\n",
 		 &node->fmt.pixelformat, node->fmt.width, node->fmt.height,
 		 node->timeperframe.numerator, node->timeperframe.denominator);

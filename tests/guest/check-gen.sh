@@ -227,18 +227,11 @@ if timing "timing: 300 frames YUYV 640x480 at 30 fps" "$T/t.txt" "" \
 		fail "timing: mean timestamp interval within 0.1% of 1/30 s" \
 			"$m us; (last - first) / 299: $(val ts_mean_us "$f") us"
 	fi
-	p99=$(val ts_err_us_p99 "$f")
 	# Under TCG the guest's own timers jitter by up to several ms (the
-	# baseline above): the 1 ms bound is asserted in make check-full,
-	# and reported here.
-	if [ "${VIVI_FULL:-0}" != 1 ]; then
-		echo "timing: p99 of the timestamp interval error: $p99 us (bound 1 ms, asserted in check-full; $base)"
-	elif awk -v p="$p99" 'BEGIN { exit !(p != "" && p < 1000) }'; then
-		pass "timing: p99 of the timestamp interval error is under 1 ms ($p99 us)"
-	else
-		fail "timing: p99 of the timestamp interval error is under 1 ms" \
-			"$p99 us (guest load $load; $base)"
-	fi
+	# baseline above): make check-full bounds the p99 by the platform's
+	# and vivid's, measured in the same boot (stage "pacing against the
+	# platform and vivid")
+	echo "timing: p99 of the timestamp interval error: $(val ts_err_us_p99 "$f") us ($base)"
 	if [ "$(val flags_ok "$f")" = 1 ] &&
 		awk -v a="$(val ts_to_dq_us_min "$f")" -v b="$(val ts_to_dq_us_max "$f")" \
 			'BEGIN { exit !(a >= 0 && b < 1e6) }'; then
@@ -296,9 +289,10 @@ fi
 # stall the generator thread: SCHED_FIFO busy loops on both CPUs keep it
 # (and every other normal task) off the CPUs for 0.25 s, 6 to 8 deadlines.
 # With 16 buffers queued, every deadline that passed is served when the
-# thread runs again: no sequence number is lost. Those frames are stamped
-# when they are really handed over, late and close together (the README's
-# timestamp rule), so the timestamps must only keep increasing.
+# thread runs again: no sequence number is lost. The first of them is
+# stamped by the frame-end timer, the others when they are really handed
+# over, late and close together (the README's timestamp rule), so the
+# timestamps must only keep increasing.
 # Starting a process takes up to seconds under TCG, so the busy loops are
 # started first, each waiting on its own FIFO for the common time (us) at
 # which they end: on a loaded host one may start late, and an end of its own
@@ -405,4 +399,65 @@ if timing "rate: S_PARM 15 fps while streaming" "$T/r.txt" "" \
 	fi
 fi
 stage_end
+
+# p99 FILE: the 99th percentile (nearest rank, as vivi-timing's) of the
+# numbers in FILE, one a line
+p99() {
+	sort -g "$1" | awk '{ v[NR] = $1 } END {
+		if (!NR) exit 1
+		k = int((99 * NR + 99) / 100); printf "%.1f", v[k < 1 ? 1 : k] }'
+}
+
+# make check-full: vivi's p99 timestamp interval error at most 1.2x that of
+# a process sleeping to the same deadlines (the floor: vivi's thread wakes
+# from the same kind of hrtimer), and at most vivid's. Measured in this
+# boot in ROUNDS rounds of 10 s each (floor, vivi, vivid in turn), the
+# errors of each pooled: the guest's own jitter comes in bursts seconds
+# long, which the rounds share out among the three. YUYV 640x360 at 30
+# fps, which vivid's webcam input offers too.
+if [ "${VIVI_FULL:-0}" = 1 ]; then
+	stage_start "pacing against the platform and vivid"
+	rounds=${VIVI_PACE_ROUNDS:-9}
+	rm -f "$T"/pace-*.txt
+	ctl "$DEFAULTS"
+	vd=
+	if check "pacing: modprobe vivid (capture only, one webcam input)" \
+		modprobe vivid n_devs=1 node_types=1 num_inputs=1 input_types=0 \
+		no_error_inj=1; then
+		vd=$(node vivid 0)
+	fi
+	ok=1
+	for r in $(seq "$rounds"); do
+		vivi-timing -B -r 30 -n 300 -E "$T/pace-floor.txt" >/dev/null 2>&1 || ok=0
+		for drv in vivi vivid; do
+			dev=$D
+			[ $drv = vivi ] || dev=$vd
+			[ -n "$dev" ] || continue
+			vivi-timing -f YUYV -s 640x360 -r 30 -b 8 -n 300 \
+				-E "$T/pace-$drv.txt" "$dev" >"$T/pace-$drv-$r.out" 2>&1 ||
+				{ ok=0; echo "pacing: round $r, $drv: $(tail -n 1 "$T/pace-$drv-$r.out")"; }
+			echo "pacing: round $r, $drv: p99 $(val ts_err_us_p99 "$T/pace-$drv-$r.out") us, dequeue p99 $(val dq_err_us_p99 "$T/pace-$drv-$r.out"), frames missing $(val seq_missing "$T/pace-$drv-$r.out")"
+		done
+	done
+	if [ -n "$vd" ]; then
+		rmmod vivid
+		vivid_log_ok "pacing: the kernel log is clean but for vivid's schedule_timeout splats" \
+			"$OUT/pacing-vivid-dmesg.txt" "pacing: vivid's capture thread"
+	fi
+	fl=$(p99 "$T/pace-floor.txt") pv=$(p99 "$T/pace-vivi.txt") pd=$(p99 "$T/pace-vivid.txt")
+	echo "pacing: pooled p99 interval error over $rounds rounds of 300 frames: floor $fl us, vivi $pv us, vivid $pd us"
+	if [ $ok = 1 ] && awk -v v="$pv" -v f="$fl" 'BEGIN { exit !(v != "" && f != "" && v <= 1.2 * f) }'; then
+		pass "pacing: vivi's p99 timestamp interval error is at most 1.2x the platform's ($pv us, floor $fl us)"
+	else
+		fail "pacing: vivi's p99 timestamp interval error is at most 1.2x the platform's" \
+			"$pv us, floor $fl us"
+	fi
+	if [ $ok = 1 ] && awk -v v="$pv" -v d="$pd" 'BEGIN { exit !(v != "" && d != "" && v <= d) }'; then
+		pass "pacing: vivi's p99 timestamp interval error is at most vivid's ($pv us, vivid $pd us)"
+	else
+		fail "pacing: vivi's p99 timestamp interval error is at most vivid's" \
+			"$pv us, vivid ${pd:-?} us"
+	fi
+	stage_end
+fi
 unload_vivi

@@ -3,7 +3,7 @@
  * vivi-timing - stream from a V4L2 capture node and measure its pacing.
  *
  * Usage: vivi-timing [options] /dev/videoN
- *        vivi-timing -B [-r FPS] [-n N]
+ *        vivi-timing -B [-r FPS] [-n N] [-E FILE]
  *   -f FOURCC   pixel format (default YUYV; "Y16" is padded with a space)
  *   -s WxH      frame size (default 640x480)
  *   -r FPS      frame rate, set with S_PARM before streaming (default 30)
@@ -22,6 +22,9 @@
  *               (-C and -S together up to 16 times)
  *   -o DIR      write each frame's payload to DIR/SEQUENCE.raw (%06u)
  *   -O FILE     write the frames' payloads one after the other to FILE
+ *   -E FILE     append each interval error of the buffer timestamps (with
+ *               -B, of the wake-ups) to FILE, in microseconds, one a line:
+ *               several runs pool into one distribution
  *   -c FILE     per-frame CSV: index, sequence, buffer timestamp and
  *               dequeue time in microseconds since the first buffer
  *               timestamp, bytesused, flags
@@ -191,8 +194,25 @@ static double grid_offset(const struct frame_rec *r, unsigned int n, uint32_t lo
 	return m;
 }
 
+/* -E: append @n interval errors to @path, if set */
+static void append_errors(const char *path, const double *v, size_t n)
+{
+	FILE *f;
+	size_t i;
+
+	if (!path)
+		return;
+	f = fopen(path, "a");
+	if (!f)
+		die("open %s: %s", path, strerror(errno));
+	for (i = 0; i < n; i++)
+		fprintf(f, "%.1f\n", v[i]);
+	if (fclose(f))
+		die("write %s: %s", path, strerror(errno));
+}
+
 /* -B: absolute-deadline sleeps, the way the driver's thread paces frames */
-static int sleep_baseline(unsigned int fps, unsigned int n)
+static int sleep_baseline(unsigned int fps, unsigned int n, const char *errs)
 {
 	double *late = calloc(n, sizeof(*late)), *err = calloc(n, sizeof(*err));
 	int64_t period = 1000000000LL / fps, t0 = now_ns(), prev = 0;
@@ -210,6 +230,7 @@ static int sleep_baseline(unsigned int fps, unsigned int n)
 			err[i - 1] = dabs((double)(t - prev - period)) / 1e3;
 		prev = t;
 	}
+	append_errors(errs, err, n - 1);
 	printf("sleep_wakeups=%u\nsleep_period_us=%.3f\n", n, period / 1e3);
 	print_stats("", "sleep_late_us", late, n);
 	print_stats("", "sleep_err_us", err, n - 1);
@@ -223,14 +244,14 @@ static void usage(void)
 	fprintf(stderr,
 		"usage: vivi-timing [-f FOURCC] [-s WxH] [-r FPS] [-b N] [-n N]\n"
 		"                   [-H F:K] [-R F:FPS] [-C F:NAME=V]... [-S NAME=V]...\n"
-		"                   [-o DIR] [-O FILE] [-c FILE] /dev/videoN\n"
-		"       vivi-timing -B [-r FPS] [-n N]\n");
+		"                   [-o DIR] [-O FILE] [-c FILE] [-E FILE] /dev/videoN\n"
+		"       vivi-timing -B [-r FPS] [-n N] [-E FILE]\n");
 	exit(2);
 }
 
 int main(int argc, char **argv)
 {
-	const char *outdir = NULL, *csv = NULL, *outfile = NULL;
+	const char *outdir = NULL, *csv = NULL, *outfile = NULL, *errs = NULL;
 	struct stream_opts so = { V4L2_PIX_FMT_YUYV, 640, 480, 8, MAX_BUFS,
 				  300 };
 	unsigned int w, h, fps = 30, nbufs, nframes;
@@ -254,7 +275,7 @@ int main(int argc, char **argv)
 	FILE *cf = NULL, *of = NULL;
 	char *arg;
 
-	while ((opt = getopt(argc, argv, "f:s:r:b:n:H:R:C:S:o:O:c:Bh")) != -1) {
+	while ((opt = getopt(argc, argv, "f:s:r:b:n:H:R:C:S:o:O:c:E:Bh")) != -1) {
 		switch (opt) {
 		case 'r':
 			fps = parse_uint(optarg, "rate");
@@ -294,6 +315,9 @@ int main(int argc, char **argv)
 		case 'c':
 			csv = optarg;
 			break;
+		case 'E':
+			errs = optarg;
+			break;
 		case 'B':
 			baseline = 1;
 			break;
@@ -309,7 +333,7 @@ int main(int argc, char **argv)
 	if (baseline) {
 		if (optind != argc || nframes < 2 || !fps)
 			usage();
-		return sleep_baseline(fps, nframes);
+		return sleep_baseline(fps, nframes, errs);
 	}
 	if (optind != argc - 1 || nframes < 1)
 		usage();
@@ -505,6 +529,7 @@ int main(int argc, char **argv)
 		       (r[stat_end - 1].seq - r[0].seq));
 	for (i = 0; i < nlat; i++)
 		lat[i] /= 1e3;
+	append_errors(errs, ts_err, nerr);
 	print_stats("", "ts_err_us", ts_err, nerr);
 	print_stats("", "dq_err_us", dq_err, nerr);
 	printf("ts_to_dq_us_min=%.1f\n", pct(lat, nlat, 0));
