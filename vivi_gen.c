@@ -75,7 +75,7 @@
  * repeated in it and copied several at once: fewer, larger copies.
  */
 #define SLOT_MIN	8192
-#define VIVI_CACHE_MAGIC	0x7669766967656e31ull	/* "vivigen1" */
+#define VIVI_CACHE_MAGIC	0x7669766967656e32ull	/* "vivigen2" */
 
 const char * const vivi_gen_pattern_names[VIVI_PAT_COUNT + 1] = {
 	"75% Color Bars",
@@ -238,13 +238,15 @@ struct vivi_key {
 };
 
 /*
- * What survives between calls, at the start of the scratch area: valid
- * only with the magic, so that any initial contents are safe. The slots
- * and the palette hold what @key drew; the text palette and glyph tables
- * what format @text_fourcc drew (0: none yet).
+ * What survives between calls, at the start of the scratch area (see
+ * vivi_gen_scratch_size()). Valid only while @seal matches the rest of the
+ * header, so that neither garbage nor a header half overwritten is ever
+ * trusted. The slots and the palette hold what @key drew; the text palette
+ * and glyph tables what format @text_fourcc drew (0: none yet). Where they
+ * lie depends only on the width, which the key holds.
  */
 struct vivi_cache {
-	u64 magic;
+	u64 seal;
 	struct vivi_key key;
 	u32 text_fourcc;
 	u32 slot_a[3][NSLOTS];
@@ -1188,13 +1190,16 @@ static u32 vivi_get_template(struct vivi_gen *g, u32 pl,
 {
 	struct vivi_cache *c = g->c;
 	u32 *used = c->slot_used[pl];
+	u32 *reps = c->slot_reps[pl];
+	u32 max_reps = g->slot_bytes[pl] / vivi_line_bytes(pd, g->w);
 	u32 tick = ++c->tick[pl];
 	const u8 *a, *b;
 	u32 i, lru = 0;
 
 	for (i = 0; i < NSLOTS; i++) {
+		/* a count the slot cannot hold is a miss: the copy never spins */
 		if (used[i] && c->slot_a[pl][i] == ka &&
-		    c->slot_b[pl][i] == kb) {
+		    c->slot_b[pl][i] == kb && reps[i] && reps[i] <= max_reps) {
 			used[i] = tick;
 			return i;
 		}
@@ -1206,7 +1211,7 @@ static u32 vivi_get_template(struct vivi_gen *g, u32 pl,
 	vivi_convert(g->pal, pd, g->slot[pl][lru], a, b, par, g->w);
 	c->slot_a[pl][lru] = ka;
 	c->slot_b[pl][lru] = kb;
-	c->slot_reps[pl][lru] = 1;
+	reps[lru] = 1;
 	/* a wrapped tick only makes a slot look empty: drawn again */
 	used[lru] = tick;
 	return lru;
@@ -1592,9 +1597,26 @@ static struct vivi_gen *vivi_carve_all(void *scratch, u32 w)
 	return g;
 }
 
+/* The seal of the cache header: the magic mixed with every byte after it */
+static u64 vivi_cache_seal(const struct vivi_cache *c)
+{
+	const u8 *p = (const u8 *)c + sizeof(c->seal);
+	const u8 *end = (const u8 *)c + sizeof(*c);
+	u64 h = VIVI_CACHE_MAGIC, v;
+
+	for (; p + sizeof(v) <= end; p += sizeof(v)) {
+		memcpy(&v, p, sizeof(v));
+		h = vivi_mix64(h ^ v);
+	}
+	for (; p < end; p++)
+		h = vivi_mix64(h ^ *p);
+	return h;
+}
+
 /*
  * Reuse what the scratch area holds from the last call if it was drawn
  * for the same key; else draw the palette again and forget the templates.
+ * A header whose seal does not match is forgotten whole.
  */
 static void vivi_cache_update(struct vivi_gen *g)
 {
@@ -1606,16 +1628,15 @@ static void vivi_cache_update(struct vivi_gen *g)
 	u32 i;
 
 	vivi_key_of(g, &k);
-	if (c->magic != VIVI_CACHE_MAGIC) {
+	if (c->seal != vivi_cache_seal(c)) {
 		memset(c, 0, sizeof(*c));
 	} else if (!memcmp(&c->key, &k, sizeof(k))) {
 		if (!text || c->text_fourcc == k.fourcc)
 			return;
 	}
-	/* invalid until everything below is drawn for the new key */
-	c->magic = 0;
 	if (memcmp(&c->key, &k, sizeof(k))) {
 		memset(c->slot_used, 0, sizeof(c->slot_used));
+		memset(c->slot_reps, 0, sizeof(c->slot_reps));
 		c->key = k;
 		vivi_adj_init(&adj, g->s);
 		g->cam = !g->s->privacy && vivi_cam_on(g->s);
@@ -1634,7 +1655,6 @@ static void vivi_cache_update(struct vivi_gen *g)
 		vivi_glyph_build(g);
 		c->text_fourcc = k.fourcc;
 	}
-	c->magic = VIVI_CACHE_MAGIC;
 }
 
 /* The band lies in the frame, and 4:2:0 chroma lines start with it. */
@@ -1698,5 +1718,7 @@ int vivi_gen_fill(const struct vivi_gen_frame *f,
 		vivi_draw_text(g, i, f->plane[i], f->stride[i]);
 		vivi_draw_stamp(g, i, f->plane[i], f->stride[i]);
 	}
+	/* the header is trusted next time only as this call left it */
+	g->c->seal = vivi_cache_seal(g->c);
 	return 0;
 }

@@ -246,7 +246,13 @@ size_t vivi_gen_scratch_size(u32 width);
  *	initial contents. It also keeps the palette, template lines and text
  *	glyphs of the last call, reused while what they depend on is
  *	unchanged: pass the same area for the frames of one stream, and never
- *	to two calls at once.
+ *	to two calls at once. The rule that keeps this safe: the cache lives
+ *	at the start of the area whoever calls, and everything in it lies at
+ *	offsets set by the width alone; a caller that needs scratch of its own
+ *	takes it after vivi_gen_scratch_size() bytes (see vivi_jpeg_gen()).
+ *	The cache's header is sealed: contents that do not match the seal,
+ *	whatever wrote them, are never trusted, and a frame is always the
+ *	same as one drawn with a fresh area.
  *
  * Return: 0, or -EINVAL if the format is unknown, a size is zero, a needed
  * plane is NULL, a stride is too small for @f->width or the band does not

@@ -834,10 +834,10 @@ size_t vivi_jpeg_gen_scratch_size(u32 width)
 {
 	u32 w = clamp_t(u32, width, 1, VIVI_JPEG_MAX_DIM);
 
-	/* the encoder, the band of Y', Cb, Cr lines, the generator */
-	return vivi_jpeg_scratch_size() + SCRATCH_ALIGN +
-	       (size_t)DRAW_LINES * (w + 2 * DIV_ROUND_UP(w, 2)) +
-	       vivi_gen_scratch_size(w);
+	/* the generator first (its cache stays put), the encoder, the band */
+	return vivi_gen_scratch_size(w) + vivi_jpeg_scratch_size() +
+	       SCRATCH_ALIGN +
+	       (size_t)DRAW_LINES * (w + 2 * DIV_ROUND_UP(w, 2));
 }
 
 int vivi_jpeg_gen(const struct vivi_gen_settings *s, u32 frame, u32 width,
@@ -851,23 +851,28 @@ int vivi_jpeg_gen(const struct vivi_gen_settings *s, u32 frame, u32 width,
 	};
 	const u8 *band[3];
 	u32 cw = DIV_ROUND_UP(width, 2), y, k;
-	u8 *p, *gs;
+	u8 *p, *gs = scratch, *js;
 	int ret;
 
-	if (!scratch || !s || !bytesused)
+	if (!scratch || !s || !bytesused ||
+	    !vivi_jpeg_args_ok(width, height, quality))
 		return -EINVAL;
-	ret = vivi_jpeg_begin(scratch, width, height, quality, out, size);
+	/*
+	 * The generator's cache sits at the start of the area in every path,
+	 * raw or MJPEG, so that no other layout ever overwrites part of it;
+	 * the encoder's state and the band come after the generator's bytes
+	 */
+	js = gs + vivi_gen_scratch_size(width);
+	ret = vivi_jpeg_begin(js, width, height, quality, out, size);
 	if (ret)
 		return ret;
-	p = PTR_ALIGN((u8 *)scratch + vivi_jpeg_scratch_size(),
-		      SCRATCH_ALIGN);
+	p = PTR_ALIGN(js + vivi_jpeg_scratch_size(), SCRATCH_ALIGN);
 	f.plane[0] = p;
 	f.plane[1] = p + DRAW_LINES * width;
 	f.plane[2] = f.plane[1] + DRAW_LINES * cw;
 	f.stride[0] = width;
 	f.stride[1] = cw;
 	f.stride[2] = cw;
-	gs = f.plane[2] + DRAW_LINES * cw;
 	for (y = 0; y < height; y += DRAW_LINES) {
 		f.band_y0 = y;
 		f.band_lines = min_t(u32, DRAW_LINES, height - y);
@@ -876,10 +881,10 @@ int vivi_jpeg_gen(const struct vivi_gen_settings *s, u32 frame, u32 width,
 			band[0] = f.plane[0] + k * f.stride[0];
 			band[1] = f.plane[1] + k * cw;
 			band[2] = f.plane[2] + k * cw;
-			ret = vivi_jpeg_encode_band(scratch, band, f.stride);
+			ret = vivi_jpeg_encode_band(js, band, f.stride);
 		}
 		if (ret)
 			return ret;
 	}
-	return vivi_jpeg_finish(scratch, bytesused);
+	return vivi_jpeg_finish(js, bytesused);
 }

@@ -146,7 +146,10 @@ size_t vivi_jpeg_gen_scratch_size(u32 width);
  * @out: where the JPEG goes
  * @size: bytes at @out; never written past
  * @bytesused: set to the size of the JPEG on success
- * @scratch: vivi_jpeg_gen_scratch_size(@width) bytes, any alignment
+ * @scratch: vivi_jpeg_gen_scratch_size(@width) bytes, any alignment. Its
+ *	first bytes are vivi_gen_fill()'s scratch, laid out as for a raw
+ *	frame, so raw and MJPEG frames may share one area in any order; the
+ *	encoder's state and the band follow them.
  *
  * Return: 0, or the error of vivi_gen_fill() or of the encoder
  */

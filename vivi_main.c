@@ -60,6 +60,8 @@ MODULE_PARM_DESC(fail_dev, " testing only: the probe of this device fails once f
 static struct platform_device *vivi_pdevs[VIVI_MAX_DEVS];
 static int vivi_probe_err[VIVI_MAX_DEVS];
 static struct dentry *vivi_debugfs_root;
+/* set once the load cannot fail: a probe after that registers its node */
+static bool vivi_nodes_live;
 
 static int vivi_stats_show(struct seq_file *m, void *unused)
 {
@@ -101,7 +103,7 @@ static struct vivi_dev *vivi_alloc(struct platform_device *pdev,
 	vivi = kzalloc(sizeof(*vivi), GFP_KERNEL);
 	if (!vivi)
 		return NULL;
-	vivi->cap.scratch = kvmalloc(vivi_scratch_size(), GFP_KERNEL);
+	vivi->cap.scratch = kvzalloc(vivi_scratch_size(), GFP_KERNEL);
 	if (!vivi->cap.scratch) {
 		kfree(vivi);
 		return NULL;
@@ -159,13 +161,36 @@ static int vivi_node_init(struct vivi_dev *vivi, struct vivi_node *node)
 		v4l2_disable_ioctl(vdev, VIDIOC_S_DV_TIMINGS);
 		v4l2_disable_ioctl(vdev, VIDIOC_QUERY_DV_TIMINGS);
 	}
-	return video_register_device(vdev, VFL_TYPE_VIDEO, vivi->cfg.video_nr);
+	return 0;
+}
+
+/*
+ * Make the node live, with its debugfs files. Nothing may fail after this
+ * in a module load: once registered, any process (udev's v4l_id, PipeWire)
+ * may open the node, and a failed load frees the module under that file.
+ */
+static int vivi_node_register(struct vivi_dev *vivi)
+{
+	struct video_device *vdev = &vivi->cap.vdev;
+	int ret;
+
+	ret = video_register_device(vdev, VFL_TYPE_VIDEO, vivi->cfg.video_nr);
+	if (ret)
+		return ret;
+	vivi->debugfs = debugfs_create_dir(video_device_node_name(vdev),
+					   vivi_debugfs_root);
+	debugfs_create_file("stats", 0444, vivi->debugfs, &vivi->cap,
+			    &vivi_stats_fops);
+	vivi_inject_debugfs(&vivi->cap, vivi->debugfs);
+	vivi_dv_debugfs(vivi);
+	v4l2_info(&vivi->v4l2_dev, "\"%s\" registered as %s\n", vdev->name,
+		  video_device_node_name(vdev));
+	return 0;
 }
 
 static int vivi_probe(struct platform_device *pdev)
 {
 	const struct vivi_config *cfg = dev_get_platdata(&pdev->dev);
-	struct video_device *vdev;
 	struct vivi_dev *vivi;
 	int ret;
 
@@ -187,29 +212,21 @@ static int vivi_probe(struct platform_device *pdev)
 	ret = vivi_node_init(vivi, &vivi->cap);
 	if (ret)
 		goto put_dev;
-
-	vdev = &vivi->cap.vdev;
-	platform_set_drvdata(pdev, vivi);
-	vivi->debugfs = debugfs_create_dir(video_device_node_name(vdev),
-					   vivi_debugfs_root);
-	debugfs_create_file("stats", 0444, vivi->debugfs, &vivi->cap,
-			    &vivi_stats_fops);
-	vivi_inject_debugfs(&vivi->cap, vivi->debugfs);
-	vivi_dv_debugfs(vivi);
 	if (cfg->fail_probe) {
 		v4l2_info(&vivi->v4l2_dev, "fail_dev=%u: failing the probe\n",
 			  vivi->inst);
 		ret = -EIO;
-		goto unregister;
+		goto put_dev;
 	}
-	v4l2_info(&vivi->v4l2_dev, "\"%s\" registered as %s\n", vdev->name,
-		  video_device_node_name(vdev));
+	/* at load, vivi_init() registers every node once all devices probed */
+	if (vivi_nodes_live) {
+		ret = vivi_node_register(vivi);
+		if (ret)
+			goto put_dev;
+	}
+	platform_set_drvdata(pdev, vivi);
 	return 0;
 
-unregister:
-	platform_set_drvdata(pdev, NULL);
-	debugfs_remove_recursive(vivi->debugfs);
-	vb2_video_unregister_device(vdev);
 put_dev:
 	v4l2_device_put(&vivi->v4l2_dev);
 	return ret;
@@ -225,14 +242,16 @@ static void vivi_remove(struct platform_device *pdev)
 	struct vivi_dev *vivi = platform_get_drvdata(pdev);
 	struct vivi_config *cfg = dev_get_platdata(&pdev->dev);
 
-	/* a replug (or sysfs bind) brings the node back as the same number */
-	cfg->video_nr = vivi->cap.vdev.num;
-
 	debugfs_remove_recursive(vivi->debugfs);
-	v4l2_info(&vivi->v4l2_dev, "removing %s\n",
-		  video_device_node_name(&vivi->cap.vdev));
-	/* stops streaming; the memory goes when the last file closes */
-	vb2_video_unregister_device(&vivi->cap.vdev);
+	/* a load that failed never registered the node */
+	if (video_is_registered(&vivi->cap.vdev)) {
+		/* a replug (or sysfs bind) brings the node back as the same number */
+		cfg->video_nr = vivi->cap.vdev.num;
+		v4l2_info(&vivi->v4l2_dev, "removing %s\n",
+			  video_device_node_name(&vivi->cap.vdev));
+		/* stops streaming; the memory goes when the last file closes */
+		vb2_video_unregister_device(&vivi->cap.vdev);
+	}
 	v4l2_device_put(&vivi->v4l2_dev);
 }
 
@@ -274,7 +293,7 @@ static ssize_t vivi_plug_write(struct file *file, const char __user *ubuf,
 	unsigned int inst;
 	int ret;
 
-	ret = kstrtouint_from_user(ubuf, len, 0, &inst);
+	ret = kstrtouint_from_user(ubuf, len, 10, &inst);
 	if (ret || inst >= VIVI_MAX_DEVS || !vivi_pdevs[inst]) {
 		pr_info("vivi: %s: takes the number of a device, 0 to %u\n",
 			replug ? "replug" : "unplug", n_devs - 1);
@@ -413,6 +432,22 @@ static int vivi_register_dev(unsigned int inst, const struct vivi_config *cfg)
 	return 0;
 }
 
+/*
+ * Register the node of a device that probed at load. Nodes before it are
+ * live already, so a failure no longer fails the load: the device is
+ * unbound, as a camera that failed to probe, and the others stay.
+ */
+static void vivi_node_go_live(struct platform_device *pdev)
+{
+	struct vivi_dev *vivi = platform_get_drvdata(pdev);
+	int ret = vivi_node_register(vivi);
+
+	if (ret) {
+		v4l2_err(&vivi->v4l2_dev, "no video node: %d\n", ret);
+		device_release_driver(&pdev->dev);
+	}
+}
+
 static int __init vivi_init(void)
 {
 	struct vivi_fmt_list formats;
@@ -439,6 +474,9 @@ static int __init vivi_init(void)
 		if (ret)
 			goto unregister;
 	}
+	vivi_nodes_live = true;
+	for (i = 0; i < n_devs; i++)
+		vivi_node_go_live(vivi_pdevs[i]);
 	vivi_plug_debugfs();
 	return 0;
 

@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# make unit: run every unit test binary, each under a time limit, whatever
+# the ones before it did. A binary that exits non-zero (a failed check, a
+# sanitizer report, a crash) or runs past the limit prints a FAIL line
+# naming itself, besides its own lines; the exit status says if any did.
+set -u
+cd "$(dirname "$0")"
+limit=${UNIT_TIMEOUT:-600}
+bad=0
+
+# run NAME CMD...: CMD's own PASS/FAIL lines, then a FAIL if it died
+run() {
+	local name=$1 rc
+	shift
+	timeout -k 5 "$limit" "$@"
+	rc=$?
+	if [ $rc = 124 ] || [ $rc = 137 ]; then
+		echo "FAIL: unit: $name: did not finish within $limit s (killed)"
+		bad=1
+	elif [ $rc != 0 ]; then
+		echo "FAIL: unit: $name: exited with status $rc"
+		bad=1
+	fi
+}
+
+run test_gen ./test_gen --golden golden.txt
+run test_band ./test_band
+run test_camera ./test_camera
+run test_jpeg ./test_jpeg
+run test_scratch ./test_scratch "${SCRATCH_SEED:-20261206}"
+rm -rf stamp-frames && mkdir stamp-frames
+run test_stamp ./test_stamp stamp-frames
+run test_stamp_js node test_stamp_js.js stamp-frames
+exit $bad
