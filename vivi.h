@@ -187,7 +187,8 @@ enum vivi_knob {
  * @drop_seed: see @drop_percent
  * @corrupt_every: like @drop_every, but the buffer comes back with
  *	V4L2_BUF_FLAG_ERROR
- * @stall_ms: the last stall asked for, in ms
+ * @stall_ms: the stall asked for in this stream, in ms; 0 at each STREAMON
+ *	and STREAMOFF
  * @stall_until_ns: no frame is delivered before this monotonic time
  * @fail: a positive errno that the next such step returns, once; 0 = none
  * @sequence_start: the sequence number of the first frame of a stream
@@ -344,6 +345,7 @@ enum vivi_fault vivi_inject_frame(struct vivi_node *node, u32 sequence,
 				  u64 now_ns);
 int vivi_inject_fail(struct vivi_node *node, enum vivi_fail which);
 u32 vivi_inject_sequence_start(struct vivi_node *node);
+void vivi_inject_stream_reset(struct vivi_node *node);
 void vivi_inject_debugfs(struct vivi_node *node, struct dentry *parent);
 void vivi_inject_ctrls(struct vivi_node *node, struct v4l2_ctrl_handler *hdl);
 

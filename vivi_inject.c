@@ -185,6 +185,38 @@ static int vivi_knob_set(struct vivi_node *node, int k, u64 val)
 	return 0;
 }
 
+/*
+ * What knob @k has armed: a one-shot failure reads 0 once taken, a stall 0
+ * once it has passed or its stream stopped
+ */
+static u32 vivi_knob_get(struct vivi_node *node, int k)
+{
+	struct vivi_faults *f = &node->faults;
+	u32 val;
+
+	spin_lock_irq(&node->vivi->slock);
+	val = *vivi_knob_field(f, k);
+	if (k == VIVI_KNOB_STALL_MS && ktime_get_ns() >= f->stall_until_ns)
+		val = 0;
+	spin_unlock_irq(&node->vivi->slock);
+	return val;
+}
+
+/**
+ * vivi_inject_stream_reset() - forget the faults that belong to one stream
+ * @node: the node whose stream starts or stops
+ *
+ * A stall set while streaming ends with its stream: the next stream starts
+ * unstalled. The other knobs are settings, kept until written again.
+ */
+void vivi_inject_stream_reset(struct vivi_node *node)
+{
+	spin_lock_irq(&node->vivi->slock);
+	node->faults.stall_ms = 0;
+	node->faults.stall_until_ns = 0;
+	spin_unlock_irq(&node->vivi->slock);
+}
+
 static ssize_t vivi_knob_read(struct file *file, char __user *ubuf,
 			      size_t len, loff_t *ppos)
 {
@@ -195,9 +227,7 @@ static ssize_t vivi_knob_read(struct file *file, char __user *ubuf,
 
 	if (k < 0)
 		return k;
-	spin_lock_irq(&node->vivi->slock);
-	val = *vivi_knob_field(&node->faults, k);
-	spin_unlock_irq(&node->vivi->slock);
+	val = vivi_knob_get(node, k);
 	return simple_read_from_buffer(ubuf, len, ppos, buf,
 				       scnprintf(buf, sizeof(buf), "%u\n", val));
 }
@@ -213,7 +243,8 @@ static ssize_t vivi_knob_write(struct file *file, const char __user *ubuf,
 
 	if (k < 0)
 		return k;
-	ret = kstrtou64_from_user(ubuf, len, 0, &val);
+	/* decimal, as the README writes them: "010" is ten, not eight */
+	ret = kstrtou64_from_user(ubuf, len, 10, &val);
 	if (ret || val > vivi_knobs[k].max) {
 		v4l2_info(&vivi->v4l2_dev,
 			  "faults/%s: takes a number from 0 to %llu\n",
@@ -268,7 +299,20 @@ static int vivi_inject_s_ctrl(struct v4l2_ctrl *ctrl)
 			     *ctrl->p_new.p_s64 : ctrl->val);
 }
 
+/* the controls read what is armed now, not the last value written */
+static int vivi_inject_g_ctrl(struct v4l2_ctrl *ctrl)
+{
+	u32 val = vivi_knob_get(ctrl->priv, ctrl->id - VIVI_CID_FAULTS_BASE);
+
+	if (ctrl->type == V4L2_CTRL_TYPE_INTEGER64)
+		*ctrl->p_new.p_s64 = val;
+	else
+		ctrl->val = val;
+	return 0;
+}
+
 static const struct v4l2_ctrl_ops vivi_inject_ctrl_ops = {
+	.g_volatile_ctrl = vivi_inject_g_ctrl,
 	.s_ctrl = vivi_inject_s_ctrl,
 };
 
@@ -287,14 +331,15 @@ static const struct v4l2_ctrl_config vivi_inject_class = {
  * Only with the fault_controls module parameter: applications show every
  * control, and v4l2-compliance sets them, so they are off by default. Each
  * is written on every set (EXECUTE_ON_WRITE), so that setting a stall or a
- * failure again arms it again.
+ * failure again arms it again, and reads what is armed (VOLATILE).
  */
 void vivi_inject_ctrls(struct vivi_node *node, struct v4l2_ctrl_handler *hdl)
 {
 	struct v4l2_ctrl_config cfg = {
 		.ops = &vivi_inject_ctrl_ops,
 		.step = 1,
-		.flags = V4L2_CTRL_FLAG_EXECUTE_ON_WRITE,
+		.flags = V4L2_CTRL_FLAG_EXECUTE_ON_WRITE |
+			 V4L2_CTRL_FLAG_VOLATILE,
 	};
 	int k;
 

@@ -287,7 +287,9 @@ static const char * const vivi_osd_menu[] = {
 
 /*
  * The next frame takes the new quality. MJPEG's sizeimage follows it while
- * no buffers are allocated; else at the next REQBUFS (see queue_setup).
+ * no buffers are allocated; else at the next S_FMT, so that the format an
+ * application read (and sized its USERPTR buffers from) never changes
+ * behind it. A frame that does not fit the buffers comes back as ERROR.
  */
 static void vivi_s_jpeg_quality(struct vivi_dev *vivi, u32 quality)
 {

@@ -505,8 +505,10 @@ static int vivi_queue_setup(struct vb2_queue *vq, unsigned int *nbuffers,
 	if (have + *nbuffers < VIVI_MIN_BUFFERS)
 		*nbuffers = VIVI_MIN_BUFFERS - have;
 	*nplanes = 1;
-	/* MJPEG: the worst case of a quality changed while buffers existed */
-	vivi_fmt_try_pix(&node->vivi->cfg.formats, &node->jpeg, &node->fmt);
+	/*
+	 * The format as the application read it: a quality changed while
+	 * buffers existed takes effect in sizeimage at the next S_FMT
+	 */
 	sizes[0] = node->fmt.sizeimage;
 	return 0;
 }
@@ -559,6 +561,7 @@ static int vivi_start_streaming(struct vb2_queue *vq, unsigned int count)
 	struct vivi_node *node = vb2_get_drv_priv(vq);
 	int ret;
 
+	vivi_inject_stream_reset(node);
 	ret = vivi_inject_fail(node, VIVI_FAIL_STREAMON);
 	if (ret)
 		vivi_dbg(1, node->vivi, "STREAMON fails on request: %d\n", ret);
@@ -574,6 +577,7 @@ static void vivi_stop_streaming(struct vb2_queue *vq)
 	struct vivi_node *node = vb2_get_drv_priv(vq);
 
 	vivi_stop_thread(node);
+	vivi_inject_stream_reset(node);
 	vivi_return_all_buffers(node, VB2_BUF_STATE_ERROR);
 }
 

@@ -85,15 +85,26 @@ build() {
 	fi
 }
 
+# step NAME CMD...: CMD's lines between "=== step NAME" and its rc line,
+# which tests/manifest.sh counts; a non-zero exit is a FAIL naming it
+step() {
+	local name=$1 rc
+	shift
+	echo "=== step $name"
+	"$@"
+	rc=$?
+	[ $rc = 0 ] || echo "FAIL: $name: exited with status $rc"
+	echo "=== step $name rc=$rc"
+}
+
 # the strict build, unit tests, lint, DKMS and make install
 host_steps() {
-	tests/build-strict.sh
-	if [ -d tests/unit ]; then
-		make -s -C tests/unit
-	fi
-	VIVI_LINT_SPARSE=0 tests/lint.sh # the strict build ran sparse
-	tests/dkms.sh
-	install_tree "$KVER" "$PWD" "$BUILD/modroot"
+	step strict tests/build-strict.sh
+	step unit make -s -C tests/unit
+	# the strict build ran sparse
+	step lint env VIVI_LINT_SPARSE=0 tests/lint.sh
+	step dkms tests/dkms.sh
+	step install install_tree "$KVER" "$PWD" "$BUILD/modroot"
 }
 
 run_all() {
@@ -108,7 +119,7 @@ run_all() {
 			install_tree "$KVER" "$PWD" "$BUILD/modroot"
 	fi
 	# the C test tools and the guest's Python helpers
-	build "test tools" tools.log make -s tools
+	step tools build "test tools" tools.log make -s tools
 	if [ ! -f vivi.ko ]; then
 		echo "FAIL: vm: not run, vivi.ko did not build"
 		return
@@ -121,10 +132,12 @@ run_all() {
 			tests/vm/vm.sh -k "$KVER" -m 3G -t "$timeout" "$vmout" \
 			tests/guest/check-all.sh
 	fi
-	[ "$run_newest" = 0 ] || newest_kernel
+	[ "$run_newest" = 0 ] || step newest-kernel newest_kernel
 }
 
 run_all 2>&1 | tee "$log"
+# every step and stage that ran printed the PASS lines it should
+tests/manifest.sh "$log" "$([ -n "$stages" ] || echo all)" | tee -a "$log"
 passed=$(grep -c '^PASS: ' "$log")
 failed=$(grep -c '^FAIL: ' "$log")
 echo "check: took $(( $(date +%s) - t0 )) s; log in $log"

@@ -200,6 +200,37 @@ else
 fi
 knob stall_ms 0
 
+# a stall ends with its stream: STREAMOFF in the middle of a 60 s stall,
+# the knob reads 0 after it, and the next stream starts unstalled
+capture longstall 600 &
+pid=$!
+for _ in $(seq 300); do
+	grep -q '^streaming: yes' "$DBG/stats" && break
+	sleep 0.1
+done
+knob stall_ms 60000
+sleep 1
+armed=$(cat "$F/stall_ms")
+kill "$pid"
+wait "$pid"
+after=$(cat "$F/stall_ms")
+t0=$(date +%s)
+if [ "$armed" = 60000 ] && [ "$after" = 0 ] &&
+	timeout 30 vivi-timing -S osd_text=2 -s 320x240 -r 30 -b 16 -n 30 		-c "$T/afterstall.csv" "$D" >"$T/afterstall.txt" 2>&1; then
+	pass "faults: a stall ends with its stream: the knob read $armed while stalled, $after after STREAMOFF, the next stream's 30 frames came in $(($(date +%s) - t0)) s"
+else
+	fail "faults: a stall ends with its stream" "knob $armed while stalled, '$after' after STREAMOFF; next stream: $(tail -n 1 "$T/afterstall.txt")"
+fi
+
+# knob values are decimal, as written in the README: 010 is ten
+knob drop_every 010
+if [ "$(cat "$F/drop_every")" = 10 ]; then
+	pass "faults: knob values are decimal: drop_every 010 reads 10"
+else
+	fail "faults: knob values are decimal" "drop_every 010 reads $(cat "$F/drop_every")"
+fi
+knob drop_every 0
+
 # one-shot failures of the set-up steps, then all is well again
 knob fail_reqbufs 12
 if ! capture failreq 5 && grep -q 'REQBUFS.*Cannot allocate memory' "$T/failreq.err"; then
@@ -228,7 +259,7 @@ knob sequence_start 0
 # bad values: refused with an error, the knob keeps its value
 bad=
 for k in $KNOBS; do
-	for v in -1 abc 4294967296 99999999999999999999 ''; do
+	for v in -1 abc 0x10 4294967296 99999999999999999999 ''; do
 		if echo "$v" >"$F/$k" 2>/dev/null; then
 			bad+=" $k=$v(accepted)"
 		fi
@@ -286,6 +317,16 @@ if ! capture ctrlfail 5 && grep -q 'STREAMON.*Input/output error' "$T/ctrlfail.e
 	pass "faults: the STREAMON failure control arms a failure"
 else
 	fail "faults: the STREAMON failure control" "$(tail -n 1 "$T/ctrlfail.err")"
+fi
+# the one-shot controls read what is armed: nothing, once taken
+v4l2-ctl -d "$D" -c fail_next_reqbufs_errno=12
+armed=$(v4l2-ctl -d "$D" -C fail_next_reqbufs_errno)
+capture ctrlfail2 5
+taken=$(v4l2-ctl -d "$D" -C fail_next_reqbufs_errno,fail_next_streamon_errno,stall_ms | tr '\n' ' ')
+if [ "${armed##* }" = 12 ] && [ "$taken" = "fail_next_reqbufs_errno: 0 fail_next_streamon_errno: 0 stall_ms: 0 " ]; then
+	pass "faults: the one-shot and stall controls read what is armed (12, then 0 once taken)"
+else
+	fail "faults: the one-shot and stall controls read what is armed" "armed '$armed', after: $taken"
 fi
 # the control framework clamps an integer control to its range
 v4l2-ctl -d "$D" -c drop_percentage=101 2>/dev/null

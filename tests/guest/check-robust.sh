@@ -185,6 +185,6 @@ check "stress: no generator thread left" no_vivi_threads
 check "stress: rmmod after the mix" rmmod vivi
 stage_end
 
-"$(dirname "$0")/check-fuzz.sh"
+"$(dirname "$0")/check-fuzz.sh" || fail "check-fuzz" "exited with status $?"
 
 echo "robust: stage wall time $(($(date +%s) - T0)) s"

@@ -151,8 +151,65 @@ static int create_bufs(__u32 size)
 }
 
 /*
- * Buffers keep the worst case they were made for: a quality changed while
- * they exist shows in sizeimage at the next REQBUFS
+ * USERPTR buffers of the sizeimage G_FMT gave, after the quality rose while
+ * other buffers existed: they queue, and the frame comes back whole or as
+ * ERROR (a JPEG of the new quality may not fit), never a QBUF refusal
+ */
+static void check_userptr(__u32 sizeimage)
+{
+	enum v4l2_buf_type type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
+	struct v4l2_requestbuffers rb = {
+		.count = 2, .type = type, .memory = V4L2_MEMORY_USERPTR,
+	};
+	struct v4l2_buffer b;
+	unsigned char *mem[2] = { NULL, NULL };
+	unsigned int i, qerr = 0;
+	const unsigned char *p;
+	int r, whole = 0;
+
+	if (xioctl(fd, VIDIOC_REQBUFS, &rb))
+		die("REQBUFS USERPTR: %s", strerror(errno));
+	for (i = 0; i < 2; i++) {
+		if (posix_memalign((void **)&mem[i], 4096, sizeimage))
+			die("posix_memalign");
+		memset(&b, 0, sizeof(b));
+		b.type = type;
+		b.memory = V4L2_MEMORY_USERPTR;
+		b.index = i;
+		b.m.userptr = (unsigned long)mem[i];
+		b.length = sizeimage;
+		if (xioctl(fd, VIDIOC_QBUF, &b))
+			qerr = errno;
+	}
+	result(!qerr, "USERPTR buffers of G_FMT's sizeimage queue after a quality change",
+	       "QBUF: %s", strerror(qerr));
+	r = qerr ? -1 : xioctl(fd, VIDIOC_STREAMON, &type);
+	memset(&b, 0, sizeof(b));
+	b.type = type;
+	b.memory = V4L2_MEMORY_USERPTR;
+	if (!r)
+		r = xioctl(fd, VIDIOC_DQBUF, &b);
+	p = !r && b.index < 2 ? mem[b.index] : NULL;
+	if (p && !(b.flags & V4L2_BUF_FLAG_ERROR))
+		whole = b.bytesused >= 4 && b.bytesused <= sizeimage &&
+			p[0] == 0xff && p[1] == 0xd8 &&
+			p[b.bytesused - 2] == 0xff && p[b.bytesused - 1] == 0xd9;
+	else if (p)
+		whole = b.bytesused == 0;
+	result(whole, "a quality-100 frame in them: a whole JPEG, or ERROR with no payload",
+	       "r=%d flags %#x bytesused %u of %u", r, b.flags, b.bytesused,
+	       sizeimage);
+	xioctl(fd, VIDIOC_STREAMOFF, &type);
+	rb.count = 0;
+	xioctl(fd, VIDIOC_REQBUFS, &rb);
+	free(mem[0]);
+	free(mem[1]);
+}
+
+/*
+ * Buffers keep the worst case they were made for, and the format an
+ * application read does not change behind it: a quality changed while
+ * buffers exist shows in sizeimage at the next S_FMT
  */
 static void check_buffers(void)
 {
@@ -178,10 +235,16 @@ static void check_buffers(void)
 	       "%u, want %u", g_sizeimage(), q50);
 	reqbufs_mmap(fd, "", 0);
 	reqbufs_mmap(fd, "", 2);
-	result(g_sizeimage() == q100,
-	       "REQBUFS after that sizes the buffers for quality 100",
-	       "%u, want %u", g_sizeimage(), q100);
+	result(g_sizeimage() == q50,
+	       "REQBUFS after that keeps the sizeimage G_FMT gave",
+	       "%u, want %u", g_sizeimage(), q50);
 	reqbufs_mmap(fd, "", 0);
+	check_userptr(q50);
+	fmt_ioctl(VIDIOC_S_FMT, 640, 480, 0, &f);
+	result(f.fmt.pix.sizeimage == q100 && g_sizeimage() == q100,
+	       "the next S_FMT takes quality 100's worst case",
+	       "S_FMT %u, G_FMT %u, want %u", f.fmt.pix.sizeimage,
+	       g_sizeimage(), q100);
 	s_quality(95);
 }
 
