@@ -11,9 +11,10 @@
  * are bad pointers or that end in an unmapped page, interleaved with
  * mmap/munmap (of the node and of exported dma-bufs), read(), poll() and
  * reopening the node. Between streams it also changes the format (every
- * one offered, MJPEG too), size, test pattern and JPEG quality, so that
- * what the driver keeps from one stream to the next meets every
- * transition. With -j 2 two threads share one file descriptor.
+ * one offered, MJPEG too), size, test pattern and JPEG quality, often
+ * back to the one before (A, B, A), and at times waits up to 100 ms for
+ * a frame, so that what the driver keeps from one stream to the next
+ * meets every transition. With -j 2 two threads share one file descriptor.
  *
  * It stops after IOCTLS ioctls or SECONDS seconds, whichever comes first,
  * and prints the seed (the call sequence follows from it; pass it back
@@ -195,7 +196,14 @@ static unsigned long user_addr(struct rng *r, uint8_t *own, size_t own_len,
  * for userptr buffers and read(), and control arrays as long as the core
  * accepts (it writes back as many entries as the count says).
  */
+/* what a transition sets, to come back to it (A, B, A) */
+struct transit {
+	uint32_t fourcc, width, height;
+	int32_t pattern, quality;
+};
+
 struct arena {
+	struct transit hist[2];	/* the last transition, the one before */
 	union {
 		uint8_t raw[16384];
 		uint64_t align;
@@ -832,25 +840,41 @@ static void do_transit(struct rng *r, struct arena *a)
 		.memory = V4L2_MEMORY_MMAP };
 	struct v4l2_format f = { .type = V4L2_BUF_TYPE_VIDEO_CAPTURE };
 	struct v4l2_control c = { .id = V4L2_CID_TEST_PATTERN };
+	struct pollfd p = { .fd = vfd, .events = POLLIN };
 	int type = V4L2_BUF_TYPE_VIDEO_CAPTURE, ret;
+	struct transit t;
 
 	ioctl(vfd, VIDIOC_STREAMOFF, &type);
 	drop_buffers();
 	ioctl(vfd, VIDIOC_REQBUFS, &rb);
-	f.fmt.pix.pixelformat = fourccs[rnd(r, n_offered)];
+	if (a->hist[1].fourcc && !rnd(r, 3)) {
+		t = a->hist[1];		/* back to the one before: A, B, A */
+	} else {
+		f.fmt.pix.pixelformat = fourccs[rnd(r, n_offered)];
+		offered_size(r, f.fmt.pix.pixelformat, &f.fmt.pix);
+		t = (struct transit){ f.fmt.pix.pixelformat, f.fmt.pix.width,
+			f.fmt.pix.height, rnd(r, 12), qualities[rnd(r, 5)] };
+	}
+	a->hist[1] = a->hist[0];
+	a->hist[0] = t;
+	f.fmt.pix.pixelformat = t.fourcc;
+	f.fmt.pix.width = t.width;
+	f.fmt.pix.height = t.height;
 	f.fmt.pix.field = V4L2_FIELD_NONE;
-	offered_size(r, f.fmt.pix.pixelformat, &f.fmt.pix);
 	ret = ioctl(vfd, VIDIOC_S_FMT, &f) ? errno : 0;
 	atomic_fetch_add(&n_ioctls, 1);
 	count_result(ret);
 	after_ioctl(VIDIOC_S_FMT, &f, ret);
-	c.value = rnd(r, 12);
+	c.value = t.pattern;
 	ioctl(vfd, VIDIOC_S_CTRL, &c);
 	c.id = V4L2_CID_JPEG_COMPRESSION_QUALITY;
-	c.value = qualities[rnd(r, 5)];
+	c.value = t.quality;
 	ioctl(vfd, VIDIOC_S_CTRL, &c);
 	atomic_fetch_add(&n_transits, 1);
 	do_setup(r, a);
+	/* often a frame, so the driver draws in the new format */
+	if (!rnd(r, 4))
+		poll(&p, 1, 100);
 }
 
 static void do_reopen(void)
@@ -893,7 +917,7 @@ static void *fuzz_thread(void *argp)
 			do_read(&r, a);
 		else if (k < 985)
 			do_poll(&r);
-		else if (k < 990)
+		else if (k < 992)
 			do_setup(&r, a);
 		else if (k < 995)
 			do_transit(&r, a);
