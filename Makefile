@@ -94,6 +94,15 @@ $(BUILD)/tools/%: %.c tests/tools/vivi-tool.h tests/tools/vivi-stamp.h
 	@mkdir -p $(@D)
 	gcc $(TOOLS_CFLAGS) -Wall -Wextra -Werror -pthread -o $@ $<
 
+# vivi-transit checks frames with the unit tests' reference decoder and
+# pattern definitions (tests/unit/tfmt.c, none of the generator's code)
+$(BUILD)/tools/vivi-transit: tests/tools/vivi-transit.c tests/tools/vivi-tool.h \
+		tests/unit/tfmt.c tests/unit/tfmt.h vivi_gen.h
+	@mkdir -p $(@D)
+	gcc $(TOOLS_CFLAGS) -Wall -Wextra -Werror -pthread -DTFMT_NO_GEN \
+		-Itests/shim -I. -o $@ tests/tools/vivi-transit.c \
+		tests/unit/tfmt.c -ljpeg -lm
+
 unit:
 	$(MAKE) -C tests/unit
 

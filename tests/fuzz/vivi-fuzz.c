@@ -10,7 +10,11 @@
  * the rest get random bytes), plus unknown ioctl numbers and arguments that
  * are bad pointers or that end in an unmapped page, interleaved with
  * mmap/munmap (of the node and of exported dma-bufs), read(), poll() and
- * reopening the node. With -j 2 two threads share one file descriptor.
+ * reopening the node. Between streams it also changes the format (every
+ * one offered, MJPEG too), size, test pattern and JPEG quality, often
+ * back to the one before (A, B, A), and at times waits up to 100 ms for
+ * a frame, so that what the driver keeps from one stream to the next
+ * meets every transition. With -j 2 two threads share one file descriptor.
  *
  * It stops after IOCTLS ioctls or SECONDS seconds, whichever comes first,
  * and prints the seed (the call sequence follows from it; pass it back
@@ -54,7 +58,7 @@ static size_t map_len[MAX_MAPS];
 static int dmabufs[MAX_DMABUFS];
 static uint32_t offsets[32];
 static atomic_ulong cur_sizeimage = 640 * 480 * 2;
-static atomic_long n_ioctls, n_other, n_invariant, n_unknown;
+static atomic_long n_ioctls, n_other, n_invariant, n_unknown, n_transits;
 static atomic_long res[8];	/* ok EINVAL ENOTTY EFAULT EBUSY EAGAIN ENOMEM other */
 static atomic_int stop;
 static long max_ioctls = 200000;
@@ -63,24 +67,6 @@ static int nthreads = 1;
 static char first_violation[200];
 /* 3 pages: argument buffers and userptr targets, then a guard page */
 static uint8_t *guard_area;
-
-struct rng {
-	uint64_t s;
-};
-
-static uint64_t r64(struct rng *r)
-{
-	uint64_t z = (r->s += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
-
-static uint32_t rnd(struct rng *r, uint32_t n)
-{
-	return n ? r64(r) % n : 0;
-}
 
 /* A boundary value or a random one */
 static uint32_t val32(struct rng *r)
@@ -126,7 +112,7 @@ static uint32_t mem_type(struct rng *r)
  */
 #define MAX_FOURCCS	64
 static uint32_t fourccs[MAX_FOURCCS];
-static unsigned int n_fourccs;
+static unsigned int n_fourccs, n_offered;
 
 static void list_fourccs(int fd)
 {
@@ -134,7 +120,8 @@ static void list_fourccs(int fd)
 		V4L2_PIX_FMT_NV12M, 0 };
 	unsigned int i;
 
-	n_fourccs = enum_formats(fd, fourccs, MAX_FOURCCS - 3);
+	n_offered = enum_formats(fd, fourccs, MAX_FOURCCS - 3);
+	n_fourccs = n_offered;
 	for (i = 0; i < 3; i++)
 		fourccs[n_fourccs++] = not_offered[i];
 }
@@ -209,7 +196,14 @@ static unsigned long user_addr(struct rng *r, uint8_t *own, size_t own_len,
  * for userptr buffers and read(), and control arrays as long as the core
  * accepts (it writes back as many entries as the count says).
  */
+/* what a transition sets, to come back to it (A, B, A) */
+struct transit {
+	uint32_t fourcc, width, height;
+	int32_t pattern, quality;
+};
+
 struct arena {
+	struct transit hist[2];	/* the last transition, the one before */
 	union {
 		uint8_t raw[16384];
 		uint64_t align;
@@ -796,6 +790,93 @@ static void do_setup(struct rng *r, struct arena *a)
 	atomic_fetch_add(&n_other, 1);
 }
 
+/* drop our mappings and dma-bufs of the buffers, so REQBUFS 0 can free them */
+static void drop_buffers(void)
+{
+	int i;
+
+	pthread_mutex_lock(&lock);
+	for (i = 0; i < MAX_MAPS; i++) {
+		if (maps[i])
+			munmap(maps[i], map_len[i]);
+		maps[i] = NULL;
+	}
+	for (i = 0; i < MAX_DMABUFS; i++) {
+		if (dmabufs[i] > 0)
+			close(dmabufs[i]);
+		dmabufs[i] = -1;
+	}
+	pthread_mutex_unlock(&lock);
+}
+
+/* an offered size of @fourcc, mostly up to 1280x720 (memory and time) */
+static void offered_size(struct rng *r, uint32_t fourcc,
+			 struct v4l2_pix_format *p)
+{
+	struct v4l2_frmsizeenum fs = { .index = rnd(r, 16),
+		.pixel_format = fourcc };
+
+	p->width = 640;
+	p->height = 480;
+	if (ioctl(vfd, VIDIOC_ENUM_FRAMESIZES, &fs) ||
+	    fs.type != V4L2_FRMSIZE_TYPE_DISCRETE ||
+	    (fs.discrete.width * fs.discrete.height > 1280 * 720 &&
+	     rnd(r, 4)))
+		return;
+	p->width = fs.discrete.width;
+	p->height = fs.discrete.height;
+}
+
+/*
+ * A well-formed change between two streams: stop, free the buffers, then
+ * an offered format (MJPEG too) and size, a test pattern and a JPEG
+ * quality, and stream again; so that what the driver keeps from one
+ * stream to the next meets every transition
+ */
+static void do_transit(struct rng *r, struct arena *a)
+{
+	static const int32_t qualities[] = { 1, 50, 80, 95, 100 };
+	struct v4l2_requestbuffers rb = { .type = V4L2_BUF_TYPE_VIDEO_CAPTURE,
+		.memory = V4L2_MEMORY_MMAP };
+	struct v4l2_format f = { .type = V4L2_BUF_TYPE_VIDEO_CAPTURE };
+	struct v4l2_control c = { .id = V4L2_CID_TEST_PATTERN };
+	struct pollfd p = { .fd = vfd, .events = POLLIN };
+	int type = V4L2_BUF_TYPE_VIDEO_CAPTURE, ret;
+	struct transit t;
+
+	ioctl(vfd, VIDIOC_STREAMOFF, &type);
+	drop_buffers();
+	ioctl(vfd, VIDIOC_REQBUFS, &rb);
+	if (a->hist[1].fourcc && !rnd(r, 3)) {
+		t = a->hist[1];		/* back to the one before: A, B, A */
+	} else {
+		f.fmt.pix.pixelformat = fourccs[rnd(r, n_offered)];
+		offered_size(r, f.fmt.pix.pixelformat, &f.fmt.pix);
+		t = (struct transit){ f.fmt.pix.pixelformat, f.fmt.pix.width,
+			f.fmt.pix.height, rnd(r, 12), qualities[rnd(r, 5)] };
+	}
+	a->hist[1] = a->hist[0];
+	a->hist[0] = t;
+	f.fmt.pix.pixelformat = t.fourcc;
+	f.fmt.pix.width = t.width;
+	f.fmt.pix.height = t.height;
+	f.fmt.pix.field = V4L2_FIELD_NONE;
+	ret = ioctl(vfd, VIDIOC_S_FMT, &f) ? errno : 0;
+	atomic_fetch_add(&n_ioctls, 1);
+	count_result(ret);
+	after_ioctl(VIDIOC_S_FMT, &f, ret);
+	c.value = t.pattern;
+	ioctl(vfd, VIDIOC_S_CTRL, &c);
+	c.id = V4L2_CID_JPEG_COMPRESSION_QUALITY;
+	c.value = t.quality;
+	ioctl(vfd, VIDIOC_S_CTRL, &c);
+	atomic_fetch_add(&n_transits, 1);
+	do_setup(r, a);
+	/* often a frame, so the driver draws in the new format */
+	if (!rnd(r, 4))
+		poll(&p, 1, 100);
+}
+
 static void do_reopen(void)
 {
 	int fd, old;
@@ -836,8 +917,10 @@ static void *fuzz_thread(void *argp)
 			do_read(&r, a);
 		else if (k < 985)
 			do_poll(&r);
-		else if (k < 995)
+		else if (k < 992)
 			do_setup(&r, a);
+		else if (k < 995)
+			do_transit(&r, a);
 		else if (nthreads == 1)
 			do_reopen();
 		if (atomic_load(&n_ioctls) >= max_ioctls ||
@@ -912,7 +995,7 @@ usage:
 		return 1;
 	}
 	list_fourccs(vfd);
-	printf("fuzz: %u formats offered\n", n_fourccs - 3);
+	printf("fuzz: %u formats offered\n", n_offered);
 	start_time = now_s();
 	deadline = start_time + secs;
 	for (i = 0; i < nthreads; i++)
@@ -929,9 +1012,10 @@ usage:
 			close(dmabufs[i]);
 	close(vfd);
 
-	printf("fuzz: %ld ioctls (%ld unknown numbers) and %ld mmap/munmap/read/poll/reopen in %.1f s:",
+	printf("fuzz: %ld ioctls (%ld unknown numbers), %ld format transitions and %ld mmap/munmap/read/poll/reopen in %.1f s:",
 	       atomic_load(&n_ioctls), atomic_load(&n_unknown),
-	       atomic_load(&n_other), now_s() - start_time);
+	       atomic_load(&n_transits), atomic_load(&n_other),
+	       now_s() - start_time);
 	for (i = 0; i < 8; i++)
 		printf(" %s %ld", names[i], atomic_load(&res[i]));
 	printf("\n");

@@ -69,6 +69,50 @@ for spec in "4 2" "4 3" "1 0"; do
 	fi
 done
 check "fail_dev: kernel log clean after the failed loads" log_clean
+
+# opener_gone PID: wait up to 30 s for vivi-opener to end (a close that
+# runs freed module code may leave it stuck)
+opener_gone() {
+	local t
+	for t in $(seq 30); do
+		kill -0 "$1" 2>/dev/null || return 0
+		sleep 1
+	done
+	return 1
+}
+
+# A process (udev, a camera application) may open device 0's node while
+# device 7 still probes; when device 7 fails, the module is freed, and a
+# file that outlives it runs freed code when it closes. So no node may
+# open before every device probed: vivi-opener spins on /dev/video* all
+# through the failing insmod.
+name="fail_dev: no node opens during an insmod whose last device fails"
+dmesg -C
+rm -f /tmp/opener.stop
+vivi-opener 120 /tmp/opener.stop >/tmp/opener.out 2>&1 &
+op=$!
+for _ in $(seq 50); do
+	grep -q '^opener: ready' /tmp/opener.out && break
+	sleep 0.1
+done
+out=$(insmod /tmp/vivi.ko n_devs=8 fail_dev=7 2>&1)
+rc=$?
+touch /tmp/opener.stop
+opener_gone $op || echo "opener: still running after 30 s"
+cat /tmp/opener.out
+opens=$(grep -c '^opener: opened' /tmp/opener.out)
+if [ $rc = 0 ]; then
+	fail "$name" "insmod succeeded"
+	rmmod vivi
+elif [ "$opens" -ne 0 ]; then
+	fail "$name" "$opens node(s) opened: $(grep -m1 '^opener: opened' /tmp/opener.out)"
+elif ! grep -q '^opener: 0 opens succeeded' /tmp/opener.out; then
+	fail "$name" "vivi-opener did not finish: $(tail -n 1 /tmp/opener.out)"
+elif ! log=$(log_clean); then
+	fail "$name" "$(tr '\n' ' ' <<<"$log")"
+else
+	pass "$name (insmod: ${out##*: }; $(sed -n 's/^opener: 0 opens succeeded .* in \([0-9]* rounds\)/\1/p' /tmp/opener.out))"
+fi
 check "fail_dev: a correct insmod right after works" insmod /tmp/vivi.ko n_devs=4
 if [ "$(ls /sys/bus/platform/drivers/vivi/ | grep -c '^vivi\.')" -eq 4 ] &&
 	D3=$(vivi_node 3); then

@@ -3,6 +3,7 @@
  * Helpers shared by the userspace test and benchmark tools (tests/tools,
  * tests/fuzz, tests/bench), so that each exists once:
  * - xioctl(), now_ns(), now_s(), die(), parse_uint();
+ * - a seeded generator (r64(), rnd()), so that a seed replays a run;
  * - result(): the PASS:/FAIL: lines of the tools that check things;
  * - enum_formats(): the formats a node offers, from VIDIOC_ENUM_FMT (the
  *   tools take the format list from the driver, never from a copy);
@@ -79,6 +80,26 @@ static inline unsigned int parse_uint(const char *s, const char *what)
 	if (errno || end == s || *end || v > 0x7fffffff)
 		die("bad %s '%s'", what, s);
 	return v;
+}
+
+/* splitmix64: a seeded sequence, the same on every machine */
+struct rng {
+	uint64_t s;
+};
+
+static inline uint64_t r64(struct rng *r)
+{
+	uint64_t z = (r->s += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+/* in [0, @n), 0 if @n is 0 */
+static inline uint32_t rnd(struct rng *r, uint32_t n)
+{
+	return n ? r64(r) % n : 0;
 }
 
 /* what result() prints after PASS:/FAIL:, e.g. "edge" */

@@ -116,17 +116,6 @@ static void rgb_of(const struct dpx *ref, u32 w, u32 x, u32 y, int rgb[3])
 		rgb[i] = ref[(size_t)y * w + x].c[i];
 }
 
-/* Fields of @d that @e defines must match exactly. */
-static int dpx_match(const struct dpx *d, const struct dpx *e)
-{
-	int i;
-
-	for (i = 0; i < 3; i++)
-		if (e->c[i] >= 0 && d->c[i] != e->c[i])
-			return 0;
-	return 1;
-}
-
 static int dpx_same(const struct dpx *a, const struct dpx *b)
 {
 	return !memcmp(a->c, b->c, sizeof(a->c));
@@ -263,26 +252,6 @@ static void test_errors(void)
 
 /* ---- exact values --------------------------------------------------- */
 
-/* R4|G2|B1 of the bars, left to right */
-static const int bar_bits[8] = { 7, 6, 3, 2, 5, 4, 1, 0 };
-
-static void bar_rgb(int bar, int on, int rgb[3])
-{
-	rgb[0] = bar_bits[bar] & 4 ? on : 0;
-	rgb[1] = bar_bits[bar] & 2 ? on : 0;
-	rgb[2] = bar_bits[bar] & 1 ? on : 0;
-}
-
-static void solid_rgb(u32 pattern, int rgb[3])
-{
-	static const int c[5][3] = {
-		{ 0, 0, 0 }, { 255, 255, 255 }, { 255, 0, 0 },
-		{ 0, 255, 0 }, { 0, 0, 255 },
-	};
-
-	memcpy(rgb, c[pattern - VIVI_PAT_BLACK], sizeof(c[0]));
-}
-
 /* The four sites of the 2x2 block at (x, y) all show @rgb. */
 static void check_block(const struct tfmt *tf, const struct dpx *d, u32 w,
 			u32 x, u32 y, const int rgb[3], const char *what)
@@ -295,7 +264,7 @@ static void check_block(const struct tfmt *tf, const struct dpx *d, u32 w,
 		const struct dpx *got = &d[(size_t)yy * w + xx];
 
 		texpect(tf, xx, yy, rgb, &e);
-		if (!dpx_match(got, &e))
+		if (!tdpx_match(got, &e))
 			tfail("%s at (%u,%u): got %d,%d,%d want %d,%d,%d", what,
 			      xx, yy, got->c[0], got->c[1], got->c[2], e.c[0],
 			      e.c[1], e.c[2]);
@@ -318,51 +287,22 @@ static void test_exact(void)
 		const struct tfmt *tf = &tfmts[i];
 
 		for (k = 0; k < ARRAY_SIZE(pats); k++) {
-			int on = pats[k] == VIVI_PAT_BARS75 ? 191 : 255;
 			struct dpx *d;
 
 			tset_default(&s, pats[k]);
 			d = gen_decode(tf, w, h, &s, 0, NULL);
 			for (bar = 0; bar < 8; bar++) {
-				if (pats[k] >= VIVI_PAT_BLACK)
-					solid_rgb(pats[k], rgb);
-				else
-					bar_rgb(bar, on, rgb);
+				u32 x = (2 * bar + 1) * w / 16;
+
+				tpattern_rgb(pats[k], w, h, x, h / 2, rgb);
 				snprintf(what, sizeof(what), "%s bar %u",
 					 pat_short[pats[k]], bar);
-				check_block(tf, d, w, (2 * bar + 1) * w / 16,
-					    h / 2, rgb, what);
+				check_block(tf, d, w, x, h / 2, rgb, what);
 			}
 			free(d);
 		}
 		tdone("exact/%s", tf->name);
 	}
-}
-
-/* What pixel (x, y) of a still pattern is, from the pattern definitions */
-static void geometry_rgb(u32 p, u32 w, u32 h, u32 x, u32 y, int want[3])
-{
-	int g;
-
-	switch (p) {
-	case VIVI_PAT_BARS75:
-	case VIVI_PAT_BARS100:
-		bar_rgb(x * 8 / w, p == VIVI_PAT_BARS75 ? 191 : 255, want);
-		return;
-	case VIVI_PAT_CHECKER:
-		g = (x / 16 + y / 16) & 1 ? 0 : 255;
-		break;
-	case VIVI_PAT_HRAMP:
-		g = w > 1 ? x * 255 / (w - 1) : 0;
-		break;
-	case VIVI_PAT_VRAMP:
-		g = h > 1 ? y * 255 / (h - 1) : 0;
-		break;
-	default:
-		solid_rgb(p, want);
-		return;
-	}
-	want[0] = want[1] = want[2] = g;
 }
 
 /* Every pixel of every still pattern's geometry, checked in RGB24. */
@@ -388,7 +328,7 @@ static void test_geometry(void)
 			d = gen_decode(RGB24, w, h, &s, 0, NULL);
 			for (y = 0; y < h; y++)
 				for (x = 0; x < w; x++) {
-					geometry_rgb(p, w, h, x, y, want);
+					tpattern_rgb(p, w, h, x, y, want);
 					rgb_of(d, w, x, y, rgb);
 					if (!memcmp(rgb, want, sizeof(rgb)))
 						continue;
@@ -590,7 +530,7 @@ static void compare_picture(const struct tfmt *tf, u32 w, u32 h,
 			}
 			rgb_of(ref, w, x, y, rgb);
 			texpect(tf, x, y, rgb, &e);
-			if (dpx_match(p, &e))
+			if (tdpx_match(p, &e))
 				continue;
 			tfail("%s %ux%u (%u,%u): %d,%d,%d want %d,%d,%d", pat,
 			      w, h, x, y, p->c[0], p->c[1], p->c[2], e.c[0],
@@ -762,7 +702,7 @@ static void flip_check(const struct tfmt *tf, u32 w, u32 h, u32 p, int fl,
 			} else {
 				e = a[my * w + mx];
 			}
-			if (dpx_match(&b[y * w + x], &e))
+			if (tdpx_match(&b[y * w + x], &e))
 				continue;
 			tfail("%s %ux%u %s%s (%u,%u) is not the mirror",
 			      pat_short[p], w, h, fl & 1 ? "h" : "",
@@ -1227,7 +1167,7 @@ static void check_text(const struct tfmt *tf, u32 w, u32 h,
 				continue;
 			}
 			texpect(tf, x, y, bit ? white : black, &e);
-			if (!dpx_match(got, &e)) {
+			if (!tdpx_match(got, &e)) {
 				tfail("%ux%u glyph pixel (%u,%u): %d,%d,%d want %d,%d,%d",
 				      w, h, x, y, got->c[0], got->c[1],
 				      got->c[2], e.c[0], e.c[1], e.c[2]);
@@ -1380,10 +1320,11 @@ static void test_large(void)
 		set_text(&s, tfont);
 		d = gen_decode(tf, w, h, &s, 0, NULL);
 		for (bar = 0; bar < 8; bar++) {
-			bar_rgb(bar, 191, rgb);
+			u32 x = (2 * bar + 1) * w / 16;
+
+			tpattern_rgb(VIVI_PAT_BARS75, w, h, x, h - 2, rgb);
 			snprintf(what, sizeof(what), "bar %u", bar);
-			check_block(tf, d, w, (2 * bar + 1) * w / 16, h - 2,
-				    rgb, what);
+			check_block(tf, d, w, x, h - 2, rgb, what);
 		}
 		free(d);
 		tset_default(&s, VIVI_PAT_NOISE);

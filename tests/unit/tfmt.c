@@ -66,11 +66,9 @@ static int rgb_bpp(const char *l)
 	return 2;
 }
 
-void tbuf_alloc(struct tbuf *b, const struct tfmt *tf, u32 w, u32 h,
-		u32 extra)
+void tbuf_layout(struct tbuf *b, const struct tfmt *tf, u32 w, u32 h)
 {
 	u32 cw = (w + 1) / 2, ch = tf->vsub == 2 ? (h + 1) / 2 : h;
-	int i;
 
 	memset(b, 0, sizeof(*b));
 	b->tf = tf;
@@ -112,6 +110,14 @@ void tbuf_alloc(struct tbuf *b, const struct tfmt *tf, u32 w, u32 h,
 		b->rows[0] = h;
 		break;
 	}
+}
+
+void tbuf_alloc(struct tbuf *b, const struct tfmt *tf, u32 w, u32 h,
+		u32 extra)
+{
+	int i;
+
+	tbuf_layout(b, tf, w, h);
 	for (i = 0; i < b->np; i++) {
 		b->stride[i] = b->lb[i] + extra;
 		b->plane[i] = malloc((size_t)b->stride[i] * b->rows[i]);
@@ -153,20 +159,6 @@ long tbuf_padding_damage(const struct tbuf *b, u8 val)
 	return bad;
 }
 
-void tbuf_frame(const struct tbuf *b, struct vivi_gen_frame *f)
-{
-	int i;
-
-	memset(f, 0, sizeof(*f));
-	f->fourcc = b->tf->fourcc;
-	f->width = b->w;
-	f->height = b->h;
-	for (i = 0; i < b->np; i++) {
-		f->plane[i] = b->plane[i];
-		f->stride[i] = b->stride[i];
-	}
-}
-
 int tbuf_equal(const struct tbuf *a, const struct tbuf *b)
 {
 	u32 r;
@@ -198,6 +190,21 @@ u64 tbuf_hash(const struct tbuf *b)
 	return hsh;
 }
 
+#ifndef TFMT_NO_GEN
+void tbuf_frame(const struct tbuf *b, struct vivi_gen_frame *f)
+{
+	int i;
+
+	memset(f, 0, sizeof(*f));
+	f->fourcc = b->tf->fourcc;
+	f->width = b->w;
+	f->height = b->h;
+	for (i = 0; i < b->np; i++) {
+		f->plane[i] = b->plane[i];
+		f->stride[i] = b->stride[i];
+	}
+}
+
 int tgen(struct tbuf *b, const struct vivi_gen_settings *s, u32 frame)
 {
 	struct vivi_gen_frame f;
@@ -225,6 +232,7 @@ void tset_default(struct vivi_gen_settings *s, u32 pattern)
 	s->saturation = VIVI_GEN_SATURATION_DEF;
 	s->hue = VIVI_GEN_HUE_DEF;
 }
+#endif
 
 static int chan_of(char c)
 {
@@ -337,6 +345,52 @@ int tdecode(const struct tbuf *b, struct dpx *out)
 	return bad ? -1 : 0;
 }
 
+/* R4|G2|B1 of the bars, left to right */
+static const int bar_bits[8] = { 7, 6, 3, 2, 5, 4, 1, 0 };
+
+static void bar_rgb(int bar, int on, int rgb[3])
+{
+	rgb[0] = bar_bits[bar] & 4 ? on : 0;
+	rgb[1] = bar_bits[bar] & 2 ? on : 0;
+	rgb[2] = bar_bits[bar] & 1 ? on : 0;
+}
+
+static void solid_rgb(u32 pattern, int rgb[3])
+{
+	static const int c[5][3] = {
+		{ 0, 0, 0 }, { 255, 255, 255 }, { 255, 0, 0 },
+		{ 0, 255, 0 }, { 0, 0, 255 },
+	};
+
+	memcpy(rgb, c[pattern - VIVI_PAT_BLACK], sizeof(c[0]));
+}
+
+void tpattern_rgb(u32 pattern, u32 w, u32 h, u32 x, u32 y, int rgb[3])
+{
+	int g;
+
+	switch (pattern) {
+	case VIVI_PAT_BARS75:
+	case VIVI_PAT_BARS100:
+		bar_rgb(x * 8 / w, pattern == VIVI_PAT_BARS75 ? 191 : 255,
+			rgb);
+		return;
+	case VIVI_PAT_CHECKER:
+		g = (x / 16 + y / 16) & 1 ? 0 : 255;
+		break;
+	case VIVI_PAT_HRAMP:
+		g = w > 1 ? x * 255 / (w - 1) : 0;
+		break;
+	case VIVI_PAT_VRAMP:
+		g = h > 1 ? y * 255 / (h - 1) : 0;
+		break;
+	default:
+		solid_rgb(pattern, rgb);
+		return;
+	}
+	rgb[0] = rgb[1] = rgb[2] = g;
+}
+
 static int rnd(double v)
 {
 	return (int)floor(v + 0.5);
@@ -387,6 +441,16 @@ void texpect(const struct tfmt *tf, int x, int y, const int rgb[3],
 		e->c[i] = rgb[i];
 		break;
 	}
+}
+
+int tdpx_match(const struct dpx *d, const struct dpx *e)
+{
+	int i;
+
+	for (i = 0; i < 3; i++)
+		if (e->c[i] >= 0 && d->c[i] != e->c[i])
+			return 0;
+	return 1;
 }
 
 void tto_rgb(const struct tfmt *tf, const struct dpx *p, double rgb[3])

@@ -48,19 +48,24 @@ struct tbuf {
 	u32 rows[3];
 };
 
+/* @b's format, size, plane count, line bytes and rows; no memory */
+void tbuf_layout(struct tbuf *b, const struct tfmt *tf, u32 w, u32 h);
 void tbuf_alloc(struct tbuf *b, const struct tfmt *tf, u32 w, u32 h,
 		u32 extra);
 void tbuf_free(struct tbuf *b);
 void tbuf_fill(struct tbuf *b, u8 val);
 /* bytes past lb in each line that are not @val */
 long tbuf_padding_damage(const struct tbuf *b, u8 val);
-void tbuf_frame(const struct tbuf *b, struct vivi_gen_frame *f);
 int tbuf_equal(const struct tbuf *a, const struct tbuf *b);
 u64 tbuf_hash(const struct tbuf *b);
 
+/* the generator's side; vivi-transit defines TFMT_NO_GEN: no driver code */
+#ifndef TFMT_NO_GEN
+void tbuf_frame(const struct tbuf *b, struct vivi_gen_frame *f);
 /* vivi_gen_fill with an exactly sized, deliberately misaligned scratch */
 int tgen(struct tbuf *b, const struct vivi_gen_settings *s, u32 frame);
 void tset_default(struct vivi_gen_settings *s, u32 pattern);
+#endif
 
 /*
  * Decoded pixel, in the format's own terms:
@@ -79,10 +84,17 @@ int tdecode(const struct tbuf *b, struct dpx *out);
 /* What a pixel of full-range R'G'B' @rgb must decode to (no subsampling). */
 void texpect(const struct tfmt *tf, int x, int y, const int rgb[3],
 	     struct dpx *e);
+/* the fields of @d that @e defines (not -1) match exactly */
+int tdpx_match(const struct dpx *d, const struct dpx *e);
 /* BT.601 limited Y'CbCr of @rgb, rounded from double */
 void tycc(const int rgb[3], int ycc[3]);
 /* Decoded pixel back to approximate full-range R'G'B' (Bayer: -1 unknown) */
 void tto_rgb(const struct tfmt *tf, const struct dpx *p, double rgb[3]);
+/*
+ * Full-range R'G'B' of pixel (x, y) of still pattern @pattern (not the box
+ * or noise) in a @w x @h frame, from the pattern definitions
+ */
+void tpattern_rgb(u32 pattern, u32 w, u32 h, u32 x, u32 y, int rgb[3]);
 /* 0 = R, 1 = G, 2 = B at site (x, y) of a Bayer format */
 int tbayer_ch(const struct tfmt *tf, int x, int y);
 
