@@ -11,7 +11,7 @@ check "params: V4L2 core modules load" core_modules
 # nothing is left behind
 bad_param() {
 	local name=$1 params=$2 expect=$3 out
-	dmesg -C
+	clear_dmesg
 	# shellcheck disable=SC2086 # params is a word list
 	if out=$(insmod "$KO" $params 2>&1); then
 		fail "params: $name is refused" "insmod succeeded"
@@ -152,7 +152,7 @@ bars.py "ffmpeg: PNG of a frame shows the 8 bars" "$OUT/ffmpeg.png" --tol 3
 stage_end
 
 stage_start "status and unload"
-dmesg -C
+clear_dmesg
 v4l2-ctl -d "$D0" --log-status >/dev/null
 if dmesg | grep -q 'frames delivered:' && dmesg | grep -q 'format: YUYV 640x480'; then
 	pass "log_status: reports format and frame counters"

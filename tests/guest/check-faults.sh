@@ -178,14 +178,19 @@ else
 	fail "chromium: the stamps in the canvas" "${line:-no result within 600 s}"
 fi
 
+# streaming_soon: wait up to 30 s for the node to stream (the tool starts
+# in well under a second, unless the host is starved)
+streaming_soon() {
+	for _ in $(seq 300); do
+		grep -q '^streaming: yes' "$DBG/stats" && return
+		sleep 0.1
+	done
+}
+
 # a 1 s stall in the middle of a stream: one gap of 30 sequence numbers
 capture stall 150 &
 pid=$!
-# (the tool starts in well under a second, unless the host is starved)
-for _ in $(seq 300); do
-	grep -q '^streaming: yes' "$DBG/stats" && break
-	sleep 0.1
-done
+streaming_soon
 sleep 1
 if knob stall_ms 1000; then
 	pass "faults: stall_ms accepted while streaming"
@@ -204,14 +209,13 @@ knob stall_ms 0
 # the knob reads 0 after it, and the next stream starts unstalled
 capture longstall 600 &
 pid=$!
-for _ in $(seq 300); do
-	grep -q '^streaming: yes' "$DBG/stats" && break
-	sleep 0.1
-done
+streaming_soon
 knob stall_ms 60000
 sleep 1
 armed=$(cat "$F/stall_ms")
-kill "$pid"
+# (capture runs in a subshell: end the tool itself, whose close stops
+# the stream)
+pkill -x vivi-timing
 wait "$pid"
 after=$(cat "$F/stall_ms")
 t0=$(date +%s)

@@ -17,7 +17,7 @@ stage_start "fuzz"
 core_modules
 unload_vivi
 mem_snap /tmp/f0
-dmesg -C
+clear_dmesg
 # every format: the fuzzer takes them from ENUM_FMT
 load_vivi n_devs=1
 D0=$(vivi_node 0)

@@ -145,7 +145,7 @@ stage_end
 
 stage_start "troubleshooting"
 unload_all
-dmesg -C
+clear_dmesg
 if out=$(insmod "$KO" 2>&1); then
 	fail "trouble: insmod without videodev fails" "it loaded"
 	rmmod vivi

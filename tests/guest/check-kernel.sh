@@ -33,7 +33,7 @@ warnings() {
 echo "k: kernel $K, v4l-utils $(dpkg-query -W -f='${Version}' v4l-utils), $(python3 --version)"
 stage_start "kernel $K: vivid"
 check "k $K: V4L2 core modules load" core_modules
-dmesg -C
+clear_dmesg
 check "k $K: modprobe vivid (capture only, one webcam input, 2 instances)" \
 	modprobe vivid n_devs=2 node_types=1,1 num_inputs=1,1 input_types=0,0 \
 	no_error_inj=1

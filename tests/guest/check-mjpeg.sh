@@ -49,30 +49,40 @@ stage_end
 
 stage_start "frames decode and match the raw picture"
 v4l2-ctl -d "$D" -c osd_text=2
-for size in 160x120 1280x720 1920x1080; do
+# bounds near what the encoder delivers (measured on 6.1, 2026-12-06): bar
+# interiors worst error 3 at 160x120 (every chroma block holds a bar edge),
+# 1 at 1280x720 and 1920x1080, at quality 95 and 100; PSNR against YUYV
+# 38.7, 46.9 and 48.3 dB at both qualities (the chroma subsampling of the
+# reference dominates it). A quality-30 frame, or +3 on every sample, fails
+# them; the quantization tables tell quality 95 from 100 exactly.
+for spec in 160x120:4:38.2 1280x720:2:46.0 1920x1080:2:47.5; do
+	IFS=: read -r size tol db <<<"$spec"
 	grab "$D" YUYV "$size" 1 /tmp/ref.yuyv
 	grab "$D" MJPG "$size" 3 /tmp/m.mjpg
 	mjpeg.py check "mjpeg: $size quality 95" "$size" /tmp/m.mjpg \
-		/tmp/ref.yuyv --count 3 --max "$(sizeimage "$D")" --tol 4 --psnr 38
+		/tmp/ref.yuyv --count 3 --max "$(sizeimage "$D")" --tol "$tol" \
+		--psnr "$db" --quality 95
 	v4l2-ctl -d "$D" -c compression_quality=100
 	grab "$D" MJPG "$size" 1 /tmp/m.mjpg
 	mjpeg.py check "mjpeg: $size quality 100" "$size" /tmp/m.mjpg \
-		/tmp/ref.yuyv --count 1 --max "$(sizeimage "$D")" --tol 2 --psnr 38
+		/tmp/ref.yuyv --count 1 --max "$(sizeimage "$D")" --tol 2 \
+		--psnr "$db" --quality 100
 	v4l2-ctl -d "$D" -c compression_quality=95
 done
 # the picture controls and flips act on MJPEG as on the raw formats
 v4l2-ctl -d "$D" -c horizontal_flip=1,vertical_flip=1,brightness=160,hue=30
 grab "$D" YUYV 640x480 1 /tmp/ref.yuyv
 grab "$D" MJPG 640x480 1 /tmp/m.mjpg
+# (measured 44.1 dB)
 mjpeg.py check "mjpeg: flips, brightness 160, hue 30" 640x480 /tmp/m.mjpg \
-	/tmp/ref.yuyv --count 1 --psnr 38 --no-bars
+	/tmp/ref.yuyv --count 1 --psnr 43 --no-bars
 v4l2-ctl -d "$D" -c horizontal_flip=0,vertical_flip=0,brightness=128,hue=0
 # 60 frames with the text on: every one decodes without a warning
 v4l2-ctl -d "$D" -c osd_text=0
 grab "$D" MJPG 640x480 60 /tmp/m.mjpg
 v4l2-ctl -d "$D" -c osd_text=2
 mjpeg.py check "mjpeg: 60 frames of 640x480 with text" 640x480 /tmp/m.mjpg \
-	/tmp/ref.yuyv --count 60 --max "$(sizeimage "$D")" --tol 4 --psnr 0 \
+	/tmp/ref.yuyv --count 60 --max "$(sizeimage "$D")" --tol 2 --psnr 0 \
 	--decode-all
 stage_end
 

@@ -40,7 +40,7 @@ stage_start "fault injection"
 core_modules
 unload_vivi
 cp "$KO" /tmp/vivi.ko
-dmesg -C
+clear_dmesg
 if out=$(insmod /tmp/vivi.ko n_devs=4 fail_dev=4 2>&1); then
 	fail "fail_dev: fail_dev=4 with n_devs=4 is refused" "insmod succeeded"
 	rmmod vivi
@@ -52,7 +52,7 @@ fi
 for spec in "4 2" "4 3" "1 0"; do
 	read -r n f <<<"$spec"
 	name="fail_dev: device $((f + 1)) of $n fails to register"
-	dmesg -C
+	clear_dmesg
 	if out=$(insmod /tmp/vivi.ko n_devs="$n" fail_dev="$f" 2>&1); then
 		fail "$name" "insmod succeeded"
 		rmmod vivi
@@ -60,8 +60,9 @@ for spec in "4 2" "4 3" "1 0"; do
 	fi
 	if ! dmesg | grep -q "vivi vivi.$f: fail_dev=$f: failing the probe"; then
 		fail "$name" "no injection line in dmesg: $(dmesg | tail -n 2 | tr '\n' ' ')"
-	elif [ "$(dmesg | grep -c 'registered as video')" -ne "$f" ]; then
-		fail "$name" "expected $f devices registered before the failure"
+	elif dmesg | grep -q 'registered as video'; then
+		# nodes go live only once every device has probed
+		fail "$name" "a node was registered before the failure: $(dmesg | grep -m1 'registered as video')"
 	elif ! left=$(vivi_gone); then
 		fail "$name" "$left"
 	else
@@ -87,7 +88,7 @@ opener_gone() {
 # open before every device probed: vivi-opener spins on /dev/video* all
 # through the failing insmod.
 name="fail_dev: no node opens during an insmod whose last device fails"
-dmesg -C
+clear_dmesg
 rm -f /tmp/opener.stop
 vivi-opener 120 /tmp/opener.stop >/tmp/opener.out 2>&1 &
 op=$!
@@ -131,7 +132,7 @@ vivi-prio "$D0"
 stage_end
 
 stage_start "hot unbind"
-dmesg -C
+clear_dmesg
 load_vivi n_devs=2 "formats=$(non_nv_formats)"
 echo 1 >/sys/module/vivi/parameters/debug
 D0=$(vivi_node 0)
@@ -213,7 +214,7 @@ refcnt=$(cat /sys/module/vivi/refcnt)
 stage_end
 
 stage_start "concurrent mix"
-dmesg -C
+clear_dmesg
 load_vivi n_devs=4 n_inputs=2
 hung=/proc/sys/kernel/hung_task_timeout_secs
 old_hung=$(cat $hung 2>/dev/null)

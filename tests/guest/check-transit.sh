@@ -41,7 +41,7 @@ transit_run() {
 
 stage_start "transitions"
 check "transit: V4L2 core modules load" core_modules
-dmesg -C
+clear_dmesg
 check "transit: load vivi" load_vivi
 D=$(vivi_node 0) || D=/dev/video0
 echo "transit: seed $seed (VIVI_TRANSIT_SEED=$seed replays the run)"

@@ -67,6 +67,16 @@ bad_dmesg() {
 		-e 'Redzone' -e 'Object padding' -e 'slab_out_of_bounds'
 }
 
+# clear_dmesg: dmesg -C, but a line of the log that vm.sh would fail the run
+# for is a FAIL first, so that a test clearing the log never hides an oops
+clear_dmesg() {
+	local bad
+	bad=$(bad_dmesg | head -n 3)
+	[ -z "$bad" ] ||
+		fail "kernel log clean before ${STAGE:-a} clear" "$(tr '\n' ' ' <<<"$bad")"
+	dmesg -C
+}
+
 # vivid_log_ok NAME FILE PREFIX: after vivid ran, save the kernel log to
 # FILE and PASS NAME if nothing in it would fail the run but the stack
 # dumps of vivid's capture thread on some kernels (6.12), which passes a

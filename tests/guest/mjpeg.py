@@ -17,6 +17,8 @@
       for frames with the changing on-screen text). Run it with the
       on-screen text off, so that both frames show the same picture.
       --no-bars: the picture is not the plain 75% bars; PSNR only.
+      --quality Q: the first frame's quantization tables are libjpeg's
+      standard tables scaled for quality Q, exactly.
 Each check prints one PASS:/FAIL: line.
 """
 import argparse
@@ -55,6 +57,58 @@ def split(data):
                 break
         out.append(data[start:pos])
     return out
+
+
+# JPEG Annex K tables in natural (row-major) order, as libjpeg's jcparam.c
+STD_QUANT = (
+    (16, 11, 10, 16, 24, 40, 51, 61, 12, 12, 14, 19, 26, 58, 60, 55,
+     14, 13, 16, 24, 40, 57, 69, 56, 14, 17, 22, 29, 51, 87, 80, 62,
+     18, 22, 37, 56, 68, 109, 103, 77, 24, 35, 55, 64, 81, 104, 113, 92,
+     49, 64, 78, 87, 103, 121, 120, 101, 72, 92, 95, 98, 112, 100, 103, 99),
+    (17, 18, 24, 47, 99, 99, 99, 99, 18, 21, 26, 66, 99, 99, 99, 99,
+     24, 26, 56, 99, 99, 99, 99, 99, 47, 66, 99, 99, 99, 99, 99, 99,
+     99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99,
+     99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99, 99),
+)
+
+
+def zigzag():
+    """Natural-order index of each zigzag position."""
+    order = sorted(((x + y, (y if (x + y) % 2 else x), y * 8 + x)
+                    for y in range(8) for x in range(8)))
+    return [i for _, _, i in order]
+
+
+def quant_tables(jpeg):
+    """{table id: 64 values in natural order} from the DQT segments."""
+    tables, pos, zz = {}, 2, zigzag()
+    while pos + 4 <= len(jpeg) and jpeg[pos] == 0xff:
+        marker = jpeg[pos + 1]
+        seglen = int.from_bytes(jpeg[pos + 2:pos + 4], "big")
+        seg = jpeg[pos + 4:pos + 2 + seglen]
+        if marker == 0xdb:
+            while len(seg) >= 65:
+                tid, prec = seg[0] & 15, seg[0] >> 4
+                n = 128 if prec else 64
+                vals = [int.from_bytes(seg[1 + k * (prec + 1):
+                                           2 + k * (prec + 1) + prec], "big")
+                        for k in range(64)]
+                nat = [0] * 64
+                for k, v in enumerate(vals):
+                    nat[zz[k]] = v
+                tables[tid] = nat
+                seg = seg[1 + n:]
+        if marker == 0xda:
+            break
+        pos += 2 + seglen
+    return tables
+
+
+def expected_quant(quality):
+    """libjpeg's jpeg_quality_scaling() and jpeg_add_quant_table()."""
+    scale = 5000 // quality if quality < 50 else 200 - quality * 2
+    return [[min(max((b * scale + 50) // 100, 1), 255) for b in t]
+            for t in STD_QUANT]
 
 
 def djpeg(jpeg):
@@ -128,13 +182,28 @@ def cmd_check(a):
     print(f"PASS: {a.name}: djpeg decodes {n} frame(s) to {a.size}, "
           f"no warning")
     rc = 0
+    if a.quality:
+        got = quant_tables(frames[0])
+        want = expected_quant(a.quality)
+        if got.get(0) == want[0] and got.get(1) == want[1]:
+            print(f"PASS: {a.name}: quantization tables are libjpeg's at "
+                  f"quality {a.quality}")
+        else:
+            print(f"FAIL: {a.name}: quantization tables are not libjpeg's "
+                  f"at quality {a.quality}: luma starts "
+                  f"{got.get(0, [])[:4]}, want {want[0][:4]}")
+            rc = 1
     if not a.no_bars:
         errors, worst = interior_errors(first, a.tol)
         rc = bars.report(f"{a.name}: bar interiors (worst error {worst})",
                          errors, a.tol)
     if a.psnr <= 0:
         return rc
-    ref = frame.decode("YUYV", w, h, 2 * w, a.ref)
+    try:
+        ref = frame.decode("YUYV", w, h, 2 * w, a.ref)
+    except Exception as e:  # a missing reference is a failure, not a skip
+        print(f"FAIL: {a.name}: no YUYV reference to compare with: {e}")
+        return 1
     db = psnr(first, ref)
     if db >= a.psnr:
         print(f"PASS: {a.name}: PSNR {db:.1f} dB against YUYV "
@@ -162,6 +231,7 @@ def main():
     k.add_argument("--psnr", type=float, default=38.0)
     k.add_argument("--decode-all", action="store_true")
     k.add_argument("--no-bars", action="store_true")
+    k.add_argument("--quality", type=int, default=0)
     a = ap.parse_args()
     return cmd_count(a) if a.cmd == "count" else cmd_check(a)
 
