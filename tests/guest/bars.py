@@ -13,6 +13,7 @@ import argparse
 import sys
 
 from PIL import Image
+import helper
 
 ORDER = ["white", "yellow", "cyan", "green", "magenta", "red", "blue", "black"]
 MASK = {"white": (1, 1, 1), "yellow": (1, 1, 0), "cyan": (0, 1, 1),
@@ -79,4 +80,4 @@ def main():
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    helper.run(main)

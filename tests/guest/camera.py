@@ -19,6 +19,7 @@ control at its default (and no text).
       the 75% bars as the zoom shows them, sampled inside each visible bar
 """
 import sys
+import helper
 
 FOV = 216000          # arc seconds across the frame's width
 BARS = [(1, 1, 1), (1, 1, 0), (0, 1, 1), (0, 1, 0), (1, 0, 1), (1, 0, 0),
@@ -152,4 +153,4 @@ def main():
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    helper.run(main)

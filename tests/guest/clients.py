@@ -39,6 +39,7 @@ from PIL import Image, ImageChops
 
 import bars
 import frame
+import helper
 
 
 def frame_bytes(fourcc, w, h):
@@ -361,4 +362,4 @@ def main():
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    helper.run(main)

@@ -21,6 +21,7 @@ The last line is "lost=N", the injected losses inside the capture.
 """
 import csv
 import sys
+import helper
 
 FLAG_ERROR = 0x40
 M64 = (1 << 64) - 1
@@ -126,4 +127,4 @@ def main(argv):
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv))
+    helper.run(main, sys.argv)

@@ -24,6 +24,7 @@ import sys
 from PIL import Image, ImageChops
 
 import bars
+import helper
 
 # fourcc as v4l2-ctl prints it: (ffmpeg pix_fmt, reordering ffmpeg needs)
 FORMATS = {
@@ -247,4 +248,4 @@ def main():
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    helper.run(main)

@@ -10,6 +10,7 @@ moves only the pairs that contain it (lib.sh's median_interval).
 """
 import statistics
 import sys
+import helper
 
 
 def main():
@@ -23,4 +24,4 @@ def main():
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    helper.run(main)

@@ -31,6 +31,7 @@ from PIL import Image, ImageChops, ImageStat
 
 import bars
 import frame
+import helper
 
 
 def split(data):
@@ -237,4 +238,4 @@ def main():
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    helper.run(main)

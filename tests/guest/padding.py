@@ -9,6 +9,7 @@ memory: the generator must not write the padding) and the planes add up to
 the file's size (check-formats' stride padding check).
 """
 import sys
+import helper
 
 W, H = 640, 480
 # bytes of picture in a row of the first plane
@@ -42,4 +43,4 @@ def main():
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    helper.run(main)

@@ -51,6 +51,7 @@ import sys
 from fractions import Fraction
 
 from PIL import Image, ImageChops
+import helper
 
 NAMES = ["75% Color Bars", "100% Color Bars", "Color Bars with Moving Box",
          "Checkerboard 16x16", "Horizontal Gray Ramp", "Vertical Gray Ramp",
@@ -672,4 +673,4 @@ def main():
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    helper.run(main)
