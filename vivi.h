@@ -187,9 +187,11 @@ enum vivi_knob {
  * @drop_seed: see @drop_percent
  * @corrupt_every: like @drop_every, but the buffer comes back with
  *	V4L2_BUF_FLAG_ERROR
- * @stall_ms: the stall asked for in this stream, in ms; 0 at each STREAMON
- *	and STREAMOFF
+ * @stall_ms: the stall asked for, in ms; 0 once @stall_owner closes, or
+ *	another file starts a stream
  * @stall_until_ns: no frame is delivered before this monotonic time
+ * @stall_owner: the queue's owner (a &struct v4l2_fh) when the stall was
+ *	set; only compared, never followed
  * @fail: a positive errno that the next such step returns, once; 0 = none
  * @sequence_start: the sequence number of the first frame of a stream
  * @ctrl: the control of each knob, with fault_controls=1; else NULL
@@ -203,6 +205,7 @@ struct vivi_faults {
 	u32 corrupt_every;
 	u32 stall_ms;
 	u64 stall_until_ns;
+	void *stall_owner;
 	u32 fail[VIVI_FAIL_COUNT];
 	u32 sequence_start;
 	struct v4l2_ctrl *ctrl[VIVI_KNOB_COUNT];
@@ -345,7 +348,8 @@ enum vivi_fault vivi_inject_frame(struct vivi_node *node, u32 sequence,
 				  u64 now_ns);
 int vivi_inject_fail(struct vivi_node *node, enum vivi_fail which);
 u32 vivi_inject_sequence_start(struct vivi_node *node);
-void vivi_inject_stream_reset(struct vivi_node *node);
+void vivi_inject_stream_start(struct vivi_node *node);
+void vivi_inject_release(struct vivi_node *node, void *fh);
 void vivi_inject_debugfs(struct vivi_node *node, struct dentry *parent);
 void vivi_inject_ctrls(struct vivi_node *node, struct v4l2_ctrl_handler *hdl);
 

@@ -178,9 +178,11 @@ static int vivi_knob_set(struct vivi_node *node, int k, u64 val)
 	}
 	spin_lock_irq(&vivi->slock);
 	*vivi_knob_field(&node->faults, k) = val;
-	if (k == VIVI_KNOB_STALL_MS)
+	if (k == VIVI_KNOB_STALL_MS) {
 		node->faults.stall_until_ns = ktime_get_ns() +
 					      val * NSEC_PER_MSEC;
+		node->faults.stall_owner = READ_ONCE(node->queue.owner);
+	}
 	spin_unlock_irq(&vivi->slock);
 	return 0;
 }
@@ -202,19 +204,45 @@ static u32 vivi_knob_get(struct vivi_node *node, int k)
 	return val;
 }
 
-/**
- * vivi_inject_stream_reset() - forget the faults that belong to one stream
- * @node: the node whose stream starts or stops
- *
- * A stall set while streaming ends with its stream: the next stream starts
- * unstalled. The other knobs are settings, kept until written again.
- */
-void vivi_inject_stream_reset(struct vivi_node *node)
+/* the stall is over; with @owner, only the stall of that file's stream */
+static void vivi_inject_unstall(struct vivi_node *node, bool others,
+				void *owner)
 {
+	struct vivi_faults *f = &node->faults;
+
 	spin_lock_irq(&node->vivi->slock);
-	node->faults.stall_ms = 0;
-	node->faults.stall_until_ns = 0;
+	if (others ? f->stall_owner != owner : f->stall_owner == owner) {
+		f->stall_ms = 0;
+		f->stall_until_ns = 0;
+		f->stall_owner = NULL;
+	}
 	spin_unlock_irq(&node->vivi->slock);
+}
+
+/**
+ * vivi_inject_stream_start() - a stream starts: forget another's stall
+ * @node: the node
+ *
+ * A stall belongs to the file that was streaming when it was set: another
+ * file's stream starts unstalled. The same file may restart its stream in
+ * the stall and stays stalled, as Chromium does after one second without a
+ * frame (crbug.com/1010557), or a stall could never outlast that second.
+ * The other knobs are settings, kept until written again. Called with the
+ * queue's lock held.
+ */
+void vivi_inject_stream_start(struct vivi_node *node)
+{
+	vivi_inject_unstall(node, true, node->queue.owner);
+}
+
+/**
+ * vivi_inject_release() - a file closes: its stall is over
+ * @node: the node
+ * @fh: the file's &struct v4l2_fh
+ */
+void vivi_inject_release(struct vivi_node *node, void *fh)
+{
+	vivi_inject_unstall(node, false, fh);
 }
 
 static ssize_t vivi_knob_read(struct file *file, char __user *ubuf,

@@ -269,10 +269,17 @@ const struct v4l2_ioctl_ops vivi_ioctl_ops = {
 	.vidioc_unsubscribe_event	= v4l2_event_unsubscribe,
 };
 
+/* a stall set while this file streamed ends with the file */
+static int vivi_file_release(struct file *file)
+{
+	vivi_inject_release(video_drvdata(file), file->private_data);
+	return vb2_fop_release(file);
+}
+
 const struct v4l2_file_operations vivi_fops = {
 	.owner		= THIS_MODULE,
 	.open		= v4l2_fh_open,
-	.release	= vb2_fop_release,
+	.release	= vivi_file_release,
 	.read		= vb2_fop_read,
 	.poll		= vb2_fop_poll,
 	.mmap		= vb2_fop_mmap,

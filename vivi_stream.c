@@ -561,7 +561,7 @@ static int vivi_start_streaming(struct vb2_queue *vq, unsigned int count)
 	struct vivi_node *node = vb2_get_drv_priv(vq);
 	int ret;
 
-	vivi_inject_stream_reset(node);
+	vivi_inject_stream_start(node);
 	ret = vivi_inject_fail(node, VIVI_FAIL_STREAMON);
 	if (ret)
 		vivi_dbg(1, node->vivi, "STREAMON fails on request: %d\n", ret);
@@ -577,7 +577,6 @@ static void vivi_stop_streaming(struct vb2_queue *vq)
 	struct vivi_node *node = vb2_get_drv_priv(vq);
 
 	vivi_stop_thread(node);
-	vivi_inject_stream_reset(node);
 	vivi_return_all_buffers(node, VB2_BUF_STATE_ERROR);
 }
 
