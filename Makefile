@@ -11,6 +11,8 @@
 #                     the host steps, NEWEST=1 the newest kernel's boot
 #   make check-full   the suite plus the long compliance matrix
 #   make check-kernels every Debian kernel from bullseye to experimental
+#   make check-mutants plant known defects one at a time, show make check
+#                     catches each (MUTANTS="1 5" for some; about an hour)
 #   make tools        the C test tools, into BUILD/tools
 #   make fuzz         the ioctl fuzzer alone in the VM, FUZZ_SECS (600) long
 #   make bench-vm     vivi against vivid in the VM: docs/benchmarks.md
@@ -31,7 +33,8 @@ export KVER KDIR BUILD VIVI_KVER
 # Module parameters for 'make load', e.g. make load ARGS="n_devs=2"
 ARGS ?=
 
-.PHONY: all modules strict deps run check check-full check-kernels fuzz unit \
+.PHONY: all modules strict deps run check check-full check-kernels \
+	check-mutants fuzz unit \
 	bench bench-vm tools \
 	load unload install uninstall dkms dkms-add dkms-remove lint clean help
 
@@ -71,6 +74,12 @@ check-full: deps
 # that suite's root (cached in VIVI_ROOTS, default /var/cache/vivi/roots)
 check-kernels: deps
 	tests/kernels/run.sh
+
+# tests/mutants.sh: each known defect planted in a copy of the tree must
+# make the part of make check that covers it print a FAIL line
+MUTANTS ?=
+check-mutants: deps
+	tests/mutants.sh $(MUTANTS)
 
 # the fuzzer stage alone, longer; FUZZ_SEED=N replays a run
 FUZZ_SECS ?= 600
