@@ -42,16 +42,17 @@ fi
 # they are; then dpkg -i. Its dependencies (kmod, linux-base, initramfs-tools,
 # gcc-12, pahole) come from bookworm.
 install_kernel2() {
-	local dir=${BUILD:-$PWD/build}/backports apt abi kbuild
+	local dir=${BUILD:-$PWD/build}/backports apt abi kbuild mirror
 	tests/kver.sh "$K2_SERIES" >/dev/null && return 0
 	if [ "$(id -u)" -ne 0 ]; then
 		echo "deps: no $K2_SERIES kernel; run as root to install it" >&2
 		exit 1
 	fi
 	mkdir -p "$dir/lists/partial" "$dir/parts" "$dir/cache" "$dir/debs"
+	# the machine's own mirror (tests/apt-mirror.sh), never one written here
+	mirror=$(tests/apt-mirror.sh) || exit 1
 	echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg]" \
-		"http://deb.debian.org/debian bookworm-backports main" \
-		> "$dir/sources.list"
+		"$mirror bookworm-backports main" > "$dir/sources.list"
 	apt=(-o "Dir::Etc::sourcelist=$dir/sources.list"
 		-o "Dir::Etc::sourceparts=$dir/parts"
 		-o "Dir::State::Lists=$dir/lists" -o "Dir::Cache=$dir/cache"

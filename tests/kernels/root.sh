@@ -18,7 +18,11 @@ set -uo pipefail
 suite=${1:?usage: root.sh SUITE [KSUITE]}
 ksuite=${2:-$suite}
 roots=${VIVI_ROOTS:-/var/cache/vivi/roots}
-mirror=http://deb.debian.org/debian
+# the machine's own Debian mirror, never one written in the repository
+mirror=$("$(dirname "$0")/../apt-mirror.sh") || {
+	echo "FAIL: kernels: ${2:-$1}: no Debian mirror in this machine's apt sources"
+	exit 1
+}
 root=$roots/$suite
 log=$roots/$suite.log
 # the root's packages: what the strict build, the guest stage
