@@ -112,6 +112,7 @@ stage_start "kernel $K: capture, pixel-checked"
 W=320 H=240 N=60
 check "k $K: insmod vivi.ko" load_vivi
 D=$(node vivi 0) || D=/dev/video0
+formats_ext_ok "k $K" "$D"
 v4l2-ctl -d "$D" -c osd_text=2,test_pattern=0
 # grab FOURCC BYTES: N frames of BYTES each, one file per frame in /tmp/k/
 grab() {

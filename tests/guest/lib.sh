@@ -26,6 +26,41 @@ expected_rates() {
 	esac
 }
 
+# formats_ext_ok PREFIX DEV: v4l2-ctl --list-formats-ext of DEV against the
+# expectation above: the formats in order, and every format with every
+# size and, at each size, exactly the rates expected_rates gives
+formats_ext_ok() {
+	local ext sig got want= s bad
+	ext=$(v4l2-ctl -d "$2" --list-formats-ext 2>&1)
+	sig=$(awk '
+		function size() { if (sz != "") s = s " " sz ":" r; sz = "" }
+		function format() { size(); if (f != "") print f s; s = "" }
+		/\[[0-9]+\]: / { format(); f = $2; next }
+		/Size: Discrete/ { size(); sz = $3; r = ""; next }
+		/Interval: Discrete/ {
+			v = $NF == "fps)" ? $(NF - 1) : $NF
+			sub(/^\(/, "", v); sub(/\.000$/, "", v)
+			r = r (r == "" ? "" : ",") v
+		}
+		END { format() }' <<<"$ext")
+	got=$(cut -d' ' -f1 <<<"$sig" | tr -d "'" | tr '\n' ' ')
+	if [ "$got" = "$EXPECTED_FORMATS " ]; then
+		pass "$1: --list-formats-ext: the $(wc -w <<<"$got") formats in order"
+	else
+		fail "$1: --list-formats-ext: the formats in order" "got: $got"
+	fi
+	for s in $EXPECTED_SIZES; do
+		want+=" $s:$(expected_rates "$s" | tr ' ' ',')"
+	done
+	bad=$(awk -v want="$want" '{ f = $1; $1 = ""; if ($0 != want) print f $0 }' <<<"$sig")
+	if [ -z "$bad" ]; then
+		pass "$1: --list-formats-ext: every format offers every size at exactly its expected rates"
+	else
+		fail "$1: --list-formats-ext: every format's sizes and rates" \
+			"want$want; got $(head -n 1 <<<"$bad" | cut -c 1-300)"
+	fi
+}
+
 pass() { echo "PASS: $1"; }
 fail() { echo "FAIL: $1: $2"; }
 
