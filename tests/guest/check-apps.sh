@@ -62,7 +62,15 @@ for fcc in $(list_formats "$D"); do
 	for size in 160x120 3840x2160; do
 		w=${size%x*} h=${size#*x}
 		v4l2-ctl -d "$D" -v "width=$w,height=$h,pixelformat=$fcc" -p 5 >/dev/null
-		want=$(v4l2-ctl -d "$D" -V | sed -n 's/.*Size Image *: *//p')
+		# the byte count means something only if S_FMT took effect
+		fmt=$(v4l2-ctl -d "$D" -V)
+		got=$(sed -n 's/.*Width\/Height *: *\([0-9]*\)\/\([0-9]*\).*/\1x\2/p' <<<"$fmt")
+		got+=$(sed -n "s/.*Pixel Format *: *'\([^']*\)'.*/ \1/p" <<<"$fmt")
+		if [ "$got" != "$size $fcc" ]; then
+			fail "stream: '$fcc' $size" "G_FMT gives '$got' after S_FMT"
+			continue
+		fi
+		want=$(sed -n 's/.*Size Image *: *//p' <<<"$fmt")
 		rm -f /tmp/s.raw
 		v4l2-ctl -d "$D" --stream-mmap --stream-count=3 --stream-to=/tmp/s.raw >/dev/null 2>&1
 		if [ "$fcc" = MJPG ]; then
