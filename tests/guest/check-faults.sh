@@ -382,10 +382,14 @@ client_unplug() {
 	shift
 	"$@" >"$T/$name.log" 2>&1 &
 	pid=$!
-	for _ in $(seq 300); do
-		grep -q '^streaming: yes' "$DBG/stats" 2>/dev/null && break
-		sleep 0.1
-	done
+	streaming_soon
+	# an error exit of a client that never streamed proves nothing
+	if ! grep -q '^streaming: yes' "$DBG/stats" 2>/dev/null; then
+		kill -9 "$pid" 2>/dev/null
+		wait "$pid" 2>/dev/null
+		fail "unplug: $name" "never streamed: $(tail -n 2 "$T/$name.log" | tr '\n' ' ')"
+		return
+	fi
 	sleep 1
 	t0=$(date +%s)
 	echo 0 >/sys/kernel/debug/vivi/unplug
