@@ -128,10 +128,10 @@ static void summary(void)
 
 	for (k = 0; k < K_COUNT; k++) {
 		if (n_fail[k] && reported[k])
-			printf("transit: %s: %u of %u steps failed\n",
+			printf("transit: %s: %u failures in %u steps\n",
 			       kind_pass[k], n_fail[k], steps_done);
 		else if (n_fail[k])
-			result(0, kind_pass[k], "%u of %u steps failed, first %s",
+			result(0, kind_pass[k], "%u failures in %u steps, first %s",
 			       n_fail[k], steps_done, first_fail[k]);
 		else if (k == K_PIXELS)
 			result(1, kind_pass[k],
