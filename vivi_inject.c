@@ -189,7 +189,7 @@ static int vivi_knob_set(struct vivi_node *node, int k, u64 val)
 
 /*
  * What knob @k has armed: a one-shot failure reads 0 once taken, a stall 0
- * once it has passed or its stream stopped
+ * once it has passed or its file closed
  */
 static u32 vivi_knob_get(struct vivi_node *node, int k)
 {
@@ -204,19 +204,12 @@ static u32 vivi_knob_get(struct vivi_node *node, int k)
 	return val;
 }
 
-/* the stall is over; with @owner, only the stall of that file's stream */
-static void vivi_inject_unstall(struct vivi_node *node, bool others,
-				void *owner)
+/* the stall is over; with &vivi_dev.slock held */
+static void vivi_inject_unstall(struct vivi_faults *f)
 {
-	struct vivi_faults *f = &node->faults;
-
-	spin_lock_irq(&node->vivi->slock);
-	if (others ? f->stall_owner != owner : f->stall_owner == owner) {
-		f->stall_ms = 0;
-		f->stall_until_ns = 0;
-		f->stall_owner = NULL;
-	}
-	spin_unlock_irq(&node->vivi->slock);
+	f->stall_ms = 0;
+	f->stall_until_ns = 0;
+	f->stall_owner = NULL;
 }
 
 /**
@@ -232,7 +225,10 @@ static void vivi_inject_unstall(struct vivi_node *node, bool others,
  */
 void vivi_inject_stream_start(struct vivi_node *node)
 {
-	vivi_inject_unstall(node, true, node->queue.owner);
+	spin_lock_irq(&node->vivi->slock);
+	if (node->faults.stall_owner != node->queue.owner)
+		vivi_inject_unstall(&node->faults);
+	spin_unlock_irq(&node->vivi->slock);
 }
 
 /**
@@ -242,7 +238,10 @@ void vivi_inject_stream_start(struct vivi_node *node)
  */
 void vivi_inject_release(struct vivi_node *node, void *fh)
 {
-	vivi_inject_unstall(node, false, fh);
+	spin_lock_irq(&node->vivi->slock);
+	if (node->faults.stall_owner == fh)
+		vivi_inject_unstall(&node->faults);
+	spin_unlock_irq(&node->vivi->slock);
 }
 
 static ssize_t vivi_knob_read(struct file *file, char __user *ubuf,
