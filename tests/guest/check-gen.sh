@@ -232,12 +232,22 @@ if timing "timing: 300 frames YUYV 640x480 at 30 fps" "$T/t.txt" "" \
 	# and vivid's, measured in the same boot (stage "pacing against the
 	# platform and vivid")
 	echo "timing: p99 of the timestamp interval error: $(val ts_err_us_p99 "$f") us ($base)"
+	# A buffer is done at its frame's end, and the reader wakes up then:
+	# from timestamp to dequeue takes at most one period (a frame late
+	# behind a slow reader) plus the platform's worst wake-up lateness
+	# measured just above; the median, no more than a quarter period.
+	# Measured (6.1 guest, TCG): p50 0.8-1.9 ms, max 9.8-10.6 ms, with the
+	# platform's max lateness 3.8-7.7 ms: bound 37-41 ms. A timestamp one
+	# period early or late fails (mutants 7 and 13 of tests/mutants.sh).
+	slack=$(val sleep_late_us_max "$T/b.txt")
+	bound=$(awk -v s="$slack" 'BEGIN { printf "%.0f", 1e6 / 30 + s }')
 	if [ "$(val flags_ok "$f")" = 1 ] &&
 		awk -v a="$(val ts_to_dq_us_min "$f")" -v b="$(val ts_to_dq_us_max "$f")" \
-			'BEGIN { exit !(a >= 0 && b < 1e6) }'; then
-		pass "timing: timestamps are CLOCK_MONOTONIC end of frame, taken before the dequeue"
+			-v m="$(val ts_to_dq_us_p50 "$f")" -v bound="$bound" \
+			'BEGIN { exit !(a >= 0 && b <= bound && m <= 1e6 / 30 / 4) }'; then
+		pass "timing: timestamps are CLOCK_MONOTONIC end of frame, 0 to $bound us (1/30 s + the platform's max lateness) before the dequeue, median within 1/4 period"
 	else
-		fail "timing: timestamps are CLOCK_MONOTONIC end of frame, taken before the dequeue" \
+		fail "timing: timestamps are CLOCK_MONOTONIC end of frame, 0 to $bound us (1/30 s + the platform's max lateness) before the dequeue, median within 1/4 period" \
 			"$(grep -E '^(flags_ok|ts_to_dq)' "$f" | tr '\n' ' ')"
 	fi
 	if grep -q '^frames dropped: 0$' "$STATS"; then
