@@ -15,6 +15,17 @@ control at its default (and no text).
       every pixel is black
   camera.py textline NAME REF GOT W H
       GOT differs from REF in the fourth text line's cells only, and there
+  camera.py noline NAME REF GOT W H
+      GOT equals REF from the fourth text line's top down: no fourth line
+  camera.py text NAME REF W H GOT TEXT [GOT TEXT]...
+      the first GOT differs from REF only in the fourth line's first
+      len(TEXT) cells, which show TEXT: one glyph per character, the
+      same in REF's lines 1 and 2 and in the other GOTs' fourth lines.
+      REF: RGB24 at 30 fps, all text, saturation 156 (its 5 and 6 are
+      the power line's), the other picture controls at their defaults
+  camera.py blackstamp NAME GOT W H N
+      each of the N frames of GOT is black but for the frame stamp's cells
+      (vivi_gen.h), each all black or all white, led by the sync 1010
   camera.py bars NAME GOT W H ZOOM TOL
       the 75% bars as the zoom shows them, sampled inside each visible bar
 """
@@ -115,6 +126,96 @@ def cmd_textline(a):
                   f"{inside} pixels changed in the fourth line, {outside} elsewhere")
 
 
+TEXT_X, TEXT_Y, LINE_STEP, CELL_W, CELL_H = 16, 16, 18, 8, 16
+
+
+def glyph(img, w, line, k):
+    """Cell k of text line @line as a bit string, None if not black/white."""
+    bits = []
+    for y in range(TEXT_Y + LINE_STEP * line, TEXT_Y + LINE_STEP * line + CELL_H):
+        o = 3 * (y * w + TEXT_X + CELL_W * k)
+        for px in range(CELL_W):
+            v = img[o + 3 * px:o + 3 * px + 3]
+            if v not in (b"\xff\xff\xff", b"\0\0\0"):
+                return None
+            bits.append("1" if v[0] else "0")
+    return "".join(bits)
+
+
+def cmd_noline(a):
+    name, ref, got = a[0], a[1], a[2]
+    w, h = int(a[3]), int(a[4])
+    r, g = load(ref, w, h), load(got, w, h)
+    o = 3 * w * (TEXT_Y + LINE_STEP * 3)
+    bad = sum(1 for i in range(o, len(g)) if g[i] != r[i])
+    return result(bad == 0, name, f"{bad} samples differ at or below the fourth line")
+
+
+def text_diff(r, g, w, h, n):
+    """Samples of g that differ from r outside the fourth line's n cells."""
+    y0 = TEXT_Y + LINE_STEP * 3
+    bad = 0
+    for y in range(h):
+        for x in range(w):
+            o = 3 * (y * w + x)
+            inside = y0 <= y < y0 + CELL_H and TEXT_X <= x < TEXT_X + CELL_W * n
+            if not inside and g[o:o + 3] != r[o:o + 3]:
+                bad += 1
+    return bad
+
+
+def cmd_text(a):
+    name, ref = a[0], a[1]
+    w, h = int(a[2]), int(a[3])
+    r = load(ref, w, h)
+    lines = [(r, 1, f"{w}x{h} 30fps RGB3"), (r, 2, "B128 C128 S156 H0")]
+    frames = [(load(a[i], w, h), a[i + 1]) for i in range(4, len(a), 2)]
+    lines += [(g, 3, t) for g, t in frames]
+    bad = text_diff(r, frames[0][0], w, h, len(frames[0][1]))
+    if bad:
+        return result(False, name, f"{bad} pixels changed outside the "
+                      f"fourth line's {len(frames[0][1])} cells")
+    by_char, by_glyph = {}, {}
+    for img, line, text in lines:
+        for k, ch in enumerate(text):
+            gl = glyph(img, w, line, k)
+            if gl is None:
+                return result(False, name, f"line {line} cell {k} ({ch!r}) "
+                              "is not a white on black glyph")
+            if by_char.setdefault(ch, gl) != gl:
+                return result(False, name, f"{text!r} cell {k}: {ch!r} "
+                              "unlike the same character elsewhere")
+            if by_glyph.setdefault(gl, ch) != ch:
+                return result(False, name, f"{text!r} cell {k}: {ch!r} "
+                              f"drawn as {by_glyph[gl]!r} is elsewhere")
+    return result(True, name, "")
+
+
+def cmd_blackstamp(a):
+    name, got = a[0], a[1]
+    w, h, n = int(a[2]), int(a[3]), int(a[4])
+    data = open(got, "rb").read()
+    if len(data) != n * w * h * 3:
+        return result(False, name, f"{len(data)} bytes, want {n} frames")
+    c = w // 32
+    x0, y0 = (w - 32 * c) // 2, h - 3 * c
+    for f in range(n):
+        g = data[f * w * h * 3:(f + 1) * w * h * 3]
+        cells = [set() for _ in range(96)]
+        for y in range(h):
+            for x in range(w):
+                v = g[3 * (y * w + x):3 * (y * w + x) + 3]
+                if y >= y0 and x0 <= x < x0 + 32 * c:
+                    cells[(y - y0) // c * 32 + (x - x0) // c].update(v)
+                elif any(v):
+                    return result(False, name, f"frame {f} ({x},{y}) is "
+                                  f"{tuple(v)} outside the stamp")
+        bits = [min(s) // 255 if s in ({0}, {255}) else None for s in cells]
+        if None in bits or bits[:4] != [1, 0, 1, 0]:
+            return result(False, name, f"frame {f}: stamp cells {bits[:8]}...")
+    return result(True, name, "")
+
+
 def cmd_bars(a):
     name, got = a[0], a[1]
     w, h, zoom, tol = (int(v) for v in a[2:6])
@@ -141,7 +242,8 @@ def cmd_bars(a):
 
 def main():
     cmds = {"view": cmd_view, "sensor": cmd_sensor, "black": cmd_black,
-            "textline": cmd_textline, "bars": cmd_bars}
+            "textline": cmd_textline, "noline": cmd_noline,
+            "text": cmd_text, "blackstamp": cmd_blackstamp, "bars": cmd_bars}
     if len(sys.argv) < 2 or sys.argv[1] not in cmds:
         print(__doc__)
         return 2

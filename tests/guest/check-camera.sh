@@ -5,7 +5,8 @@
 # the picture checked pixel by pixel against the README's formulas
 # (camera.py): zoom, pan and tilt in RGB24 exactly, also in YUYV and MJPEG;
 # exposure, gain, white balance, gamma and backlight compensation at two
-# values each; privacy; the text line of the controls shown as text.
+# values each; privacy, with the frame stamp kept; the text line of the
+# controls shown as text, read glyph by glyph, and none at the defaults.
 set -u
 . "$(dirname "$0")/lib.sh"
 
@@ -25,7 +26,7 @@ CAMERA=$CAMERA,white_balance_automatic=1,white_balance_temperature=4000
 CAMERA=$CAMERA,backlight_compensation=0,focus_automatic_continuous=1
 CAMERA=$CAMERA,focus_absolute=0,sharpness=128,power_line_frequency=2
 PICTURE=test_pattern=0,brightness=128,contrast=128,saturation=128,hue=0,motion_speed=0
-PICTURE=$PICTURE,horizontal_flip=0,vertical_flip=0,osd_text=2
+PICTURE=$PICTURE,horizontal_flip=0,vertical_flip=0,osd_text=2,frame_stamp=0
 
 # value NAME: the control's current value
 value() { v4l2-ctl -d "$D" -C "$1" 2>/dev/null | sed -n 's/^[^:]*: //p'; }
@@ -174,10 +175,41 @@ if grab YUYV "$T/p.yuyv" privacy=1,osd_text=0; then
 		fail "camera: privacy=1 in YUYV" "Y' and chroma values: $got"
 fi
 
+# the frame stamp stays: it decodes to each buffer's sequence number, and
+# all else is black
+v4l2-ctl -d "$D" -c "$CAMERA" -c "$PICTURE" -c privacy=1,osd_text=0
+if out=$(vivi-stamp -f RGB3 -s ${W}x$H -n 10 "$D" 2>&1) &&
+	grep -q '^decoded=10$' <<<"$out" && grep -q '^mismatched=0$' <<<"$out" &&
+	grep -q '^stamp_lost=0$' <<<"$out"; then
+	pass "camera: privacy=1 with the frame stamp: 10 stamps decode to their buffers' sequence numbers"
+else
+	fail "camera: privacy=1 keeps the frame stamp" "$(tr '\n' ' ' <<<"$out")"
+fi
+grab RGB3 "$T/ps.rgb" privacy=1,osd_text=0,frame_stamp=1 3 &&
+	camera.py blackstamp "camera: privacy=1 with the frame stamp: black but for the stamp's cells (RGB3, 3 frames)" \
+		"$T/ps.rgb" $W $H 3
+
 # 7. focus, sharpness, power line: a fourth text line, only when set
-grab RGB3 "$T/t0.rgb" osd_text=0,motion_speed=0 &&
-	grab RGB3 "$T/t1.rgb" osd_text=0,focus_automatic_continuous=0,focus_absolute=120 &&
+# (saturation 156: the third line then shows the 5 and 6 of 50 and 60 Hz)
+grab RGB3 "$T/n0.rgb" saturation=156
+grab RGB3 "$T/t0.rgb" osd_text=0,saturation=156 &&
+	camera.py noline "camera: every control at its default: no fourth text line" \
+		"$T/n0.rgb" "$T/t0.rgb" $W $H
+grab RGB3 "$T/t1.rgb" osd_text=0,saturation=156,focus_automatic_continuous=0,focus_absolute=120 &&
 	camera.py textline "camera: manual focus shows as a fourth text line, the picture stays" \
 		"$T/t0.rgb" "$T/t1.rgb" $W $H
+grab RGB3 "$T/t2.rgb" osd_text=0,saturation=156,sharpness=200
+grab RGB3 "$T/t3.rgb" osd_text=0,saturation=156,power_line_frequency=1
+grab RGB3 "$T/t4.rgb" osd_text=0,saturation=156,power_line_frequency=0
+# each alone: the line reads as the README says, its glyphs checked against
+# those of the other text lines
+LINES=("$T/t1.rgb" "F120 Sh128 PL60Hz" "$T/t2.rgb" "AF Sh200 PL60Hz"
+	"$T/t3.rgb" "AF Sh128 PL50Hz" "$T/t4.rgb" "AF Sh128 PLoff")
+SET=(focus_absolute=120 sharpness=200 power_line_frequency=1 power_line_frequency=0)
+for i in 1 2 3; do
+	frames=("${LINES[@]:2*i:2}" "${LINES[@]:0:2*i}" "${LINES[@]:2*i+2}")
+	camera.py text "camera: ${SET[i]} alone: a fourth text line '${frames[1]}', nothing else changes" \
+		"$T/t0.rgb" $W $H "${frames[@]}"
+done
 stage_end
 unload_vivi

@@ -245,6 +245,8 @@ else
 	fail "faults: fail_reqbufs=12" "$(tail -n 1 "$T/failreq.err")"
 fi
 check "faults: fail_reqbufs: only once, the next REQBUFS works" capture failreq2 5
+# the other allocations: CREATE_BUFS, and the first read() (vivi-edge arms it)
+vivi-edge "$D" fail_reqbufs
 knob fail_streamon 5
 if ! capture failon 5 && grep -q 'STREAMON.*Input/output error' "$T/failon.err"; then
 	pass "faults: fail_streamon=5: STREAMON fails with EIO"

@@ -3,7 +3,12 @@
  * vivi-edge - negotiation edge cases that v4l2-ctl cannot express.
  *
  * Usage: vivi-edge /dev/videoN
+ *        vivi-edge /dev/videoN fail_reqbufs
  * Prints one PASS:/FAIL: line per check, exits 1 if any failed.
+ *
+ * fail_reqbufs: the debugfs knob vivi/videoN/faults/fail_reqbufs armed
+ * before CREATE_BUFS and before the first read(): each fails with exactly
+ * the armed errno, once, and the next attempt brings a frame.
  */
 #include "vivi-tool.h"
 #include <errno.h>
@@ -12,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <poll.h>
 #include <sys/ioctl.h>
 #include <unistd.h>
 #include <linux/videodev2.h>
@@ -174,19 +180,125 @@ static void check_parm(int fd)
 	s_parm(fd, 1, 30, &p);
 }
 
+/* write @err to the device's fail_reqbufs knob, or die */
+static void arm_fail_reqbufs(const char *dev, int err)
+{
+	const char *node = strrchr(dev, '/') ? strrchr(dev, '/') + 1 : dev;
+	char path[128], val[16];
+	int k, n;
+
+	snprintf(path, sizeof(path),
+		 "/sys/kernel/debug/vivi/%s/faults/fail_reqbufs", node);
+	n = snprintf(val, sizeof(val), "%d", err);
+	k = open(path, O_WRONLY);
+	if (k < 0 || write(k, val, n) != n)
+		die("%s: cannot write %s", path, val);
+	close(k);
+}
+
+/* CREATE_BUFS of @count buffers of the current format; 0 or -errno */
+static int create_bufs(int fd, unsigned int count, unsigned int *index)
+{
+	struct v4l2_create_buffers cb = {
+		.count = count, .memory = V4L2_MEMORY_MMAP,
+		.format.type = V4L2_BUF_TYPE_VIDEO_CAPTURE,
+	};
+	int r;
+
+	if (xioctl(fd, VIDIOC_G_FMT, &cb.format))
+		die("G_FMT: %s", strerror(errno));
+	r = xioctl(fd, VIDIOC_CREATE_BUFS, &cb);
+	*index = cb.index;
+	return r ? r : cb.count == count ? 0 : -ERANGE;
+}
+
+/* queue the @n MMAP buffers from @first, stream until one comes back */
+static int one_frame(int fd, unsigned int first, unsigned int n)
+{
+	int type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+	struct v4l2_buffer b;
+	unsigned int i;
+	int ok;
+
+	for (i = first; i < first + n; i++) {
+		mmap_buffer(&b, i);
+		if (xioctl(fd, VIDIOC_QBUF, &b))
+			return 0;
+	}
+	if (xioctl(fd, VIDIOC_STREAMON, &type))
+		return 0;
+	mmap_buffer(&b, 0);
+	ok = poll(&p, 1, 5000) == 1 && !xioctl(fd, VIDIOC_DQBUF, &b) &&
+	     !(b.flags & V4L2_BUF_FLAG_ERROR) && b.bytesused;
+	xioctl(fd, VIDIOC_STREAMOFF, &type);
+	return ok;
+}
+
+/* fail_reqbufs before CREATE_BUFS: that errno once, then buffers and a frame */
+static void check_fail_create_bufs(int fd, const char *dev)
+{
+	unsigned int index;
+	int r;
+
+	arm_fail_reqbufs(dev, ENOMEM);
+	r = create_bufs(fd, 8, &index);
+	result(r == -ENOMEM, "fail_reqbufs=12: CREATE_BUFS fails with ENOMEM",
+	       "got %d", r);
+	r = create_bufs(fd, 8, &index);
+	result(!r && one_frame(fd, index, 8),
+	       "fail_reqbufs: only once, the next CREATE_BUFS works and a frame arrives",
+	       "CREATE_BUFS %d", r);
+	reqbufs_mmap(fd, dev, 0);
+}
+
+/* fail_reqbufs before the first read(): that errno once, then a frame */
+static void check_fail_read(const char *dev)
+{
+	struct v4l2_format f = { .type = V4L2_BUF_TYPE_VIDEO_CAPTURE };
+	int fd = open(dev, O_RDWR);
+	ssize_t n;
+	char *buf;
+	int r;
+
+	if (fd < 0 || xioctl(fd, VIDIOC_G_FMT, &f))
+		die("%s: %s", dev, strerror(errno));
+	buf = malloc(f.fmt.pix.sizeimage);
+	if (!buf)
+		die("out of memory");
+	arm_fail_reqbufs(dev, ENOBUFS);
+	r = read(fd, buf, f.fmt.pix.sizeimage) < 0 ? -errno : 0;
+	result(r == -ENOBUFS, "fail_reqbufs=105: the first read() fails with ENOBUFS",
+	       "got %d", r);
+	n = read(fd, buf, f.fmt.pix.sizeimage);
+	result(n == (ssize_t)f.fmt.pix.sizeimage,
+	       "fail_reqbufs: only once, the next read() gives a frame",
+	       "read %zd of %u bytes: %s", n, f.fmt.pix.sizeimage,
+	       n < 0 ? strerror(errno) : "short");
+	free(buf);
+	close(fd);
+}
+
 int main(int argc, char **argv)
 {
 	int fd;
 
-	if (argc != 2) {
-		fprintf(stderr, "usage: %s /dev/videoN\n", argv[0]);
+	if (argc != 2 && (argc != 3 || strcmp(argv[2], "fail_reqbufs"))) {
+		fprintf(stderr, "usage: %s /dev/videoN [fail_reqbufs]\n",
+			argv[0]);
 		return 2;
 	}
-	result_group = "edge";
+	result_group = argc == 3 ? "faults" : "edge";
 	fd = open(argv[1], O_RDWR);
 	if (fd < 0) {
 		perror(argv[1]);
 		return 2;
+	}
+	if (argc == 3) {
+		check_fail_create_bufs(fd, argv[1]);
+		close(fd);
+		check_fail_read(argv[1]);
+		return result_failures ? 1 : 0;
 	}
 	check_try_sizes(fd);
 	check_unknown_fourcc(fd);

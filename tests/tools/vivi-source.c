@@ -8,7 +8,9 @@
  *   NEW   the timings the source changes to, e.g. 1920x1080p30
  *   OUT   where the last frame after the change goes (RGB24)
  *
- * Selects the HDMI input (the last one), subscribes to
+ * Selects the HDMI input (the last one), where ENUM_FRAMESIZES,
+ * ENUM_FRAMEINTERVALS and S_PARM must give ENOTTY (and work on camera
+ * input 0), subscribes to
  * V4L2_EVENT_SOURCE_CHANGE for it, matches the receiver to the source
  * (QUERY_DV_TIMINGS, S_DV_TIMINGS) and streams RGB24. Mid-stream it
  * writes NEW to KNOB, and checks: the event arrives (resolution); the
@@ -110,6 +112,60 @@ static void match_source(int fd, struct v4l2_format *fmt)
 	set_format(fd, dev, V4L2_PIX_FMT_RGB24, t.bt.width, t.bt.height, fmt);
 }
 
+/*
+ * The size and rate enumerations and S_PARM on the current input: a bit
+ * each that failed with @want (0: that succeeded)
+ */
+static unsigned int size_rate_calls(int fd, int want)
+{
+	struct v4l2_format fmt = { .type = V4L2_BUF_TYPE_VIDEO_CAPTURE };
+	struct v4l2_frmsizeenum fs = { 0 };
+	struct v4l2_frmivalenum fi = { 0 };
+	struct v4l2_streamparm parm = { .type = fmt.type };
+	unsigned int got = 0;
+
+	if (xioctl(fd, VIDIOC_G_FMT, &fmt))
+		die("G_FMT: %s", strerror(errno));
+	fs.pixel_format = fmt.fmt.pix.pixelformat;
+	fi.pixel_format = fmt.fmt.pix.pixelformat;
+	fi.width = fmt.fmt.pix.width;
+	fi.height = fmt.fmt.pix.height;
+	parm.parm.capture.timeperframe = (struct v4l2_fract){ 1, 30 };
+	got |= (xioctl(fd, VIDIOC_ENUM_FRAMESIZES, &fs) == want) << 0;
+	/* the intervals of a size the input offers, where it offers any */
+	if (fs.type == V4L2_FRMSIZE_TYPE_DISCRETE) {
+		fi.width = fs.discrete.width;
+		fi.height = fs.discrete.height;
+	}
+	got |= (xioctl(fd, VIDIOC_ENUM_FRAMEINTERVALS, &fi) == want) << 1;
+	got |= (xioctl(fd, VIDIOC_S_PARM, &parm) == want) << 2;
+	return got;
+}
+
+/*
+ * The HDMI input's size and rate are the timings': the three calls give
+ * ENOTTY there (as vivid's), and work on the camera input beside it
+ */
+static void check_enotty(int fd, unsigned int hdmi)
+{
+	unsigned int cam = 0, got;
+
+	got = size_rate_calls(fd, -ENOTTY);
+	result(got == 7,
+	       "HDMI input: ENUM_FRAMESIZES, ENUM_FRAMEINTERVALS and S_PARM give ENOTTY",
+	       "ENOTTY from %s%s%s", got & 1 ? "ENUM_FRAMESIZES " : "",
+	       got & 2 ? "ENUM_FRAMEINTERVALS " : "", got & 4 ? "S_PARM" : "");
+	if (xioctl(fd, VIDIOC_S_INPUT, &cam))
+		die("S_INPUT 0: %s", strerror(errno));
+	got = size_rate_calls(fd, 0);
+	result(got == 7,
+	       "camera input beside it: ENUM_FRAMESIZES, ENUM_FRAMEINTERVALS and S_PARM work",
+	       "succeeded: %s%s%s", got & 1 ? "ENUM_FRAMESIZES " : "",
+	       got & 2 ? "ENUM_FRAMEINTERVALS " : "", got & 4 ? "S_PARM" : "");
+	if (xioctl(fd, VIDIOC_S_INPUT, &hdmi))
+		die("S_INPUT %u: %s", hdmi, strerror(errno));
+}
+
 static void write_knob(const char *knob, const char *val)
 {
 	int k = open(knob, O_WRONLY);
@@ -148,6 +204,7 @@ int main(int argc, char **argv)
 		die("%s: no input with DV timings (hdmi_input=1?)", dev);
 	if (xioctl(fd, VIDIOC_S_INPUT, &input))
 		die("S_INPUT %u: %s", input, strerror(errno));
+	check_enotty(fd, input);
 
 	memset(&sub, 0, sizeof(sub));
 	sub.type = V4L2_EVENT_SOURCE_CHANGE;

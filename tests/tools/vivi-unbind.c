@@ -12,7 +12,8 @@
  *
  * The tool then writes vivi.N to /sys/bus/platform/drivers/vivi/unbind (or,
  * with "unplug", N to vivi's debugfs knob /sys/kernel/debug/vivi/unplug) and
- * checks that the blocked calls return with an error, that the generator
+ * checks that the blocked calls return with an error (EIO for DQBUF under
+ * an unplug, as uvcvideo's), that the generator
  * thread is gone, that later calls on both files fail cleanly, and (at
  * debug level >= 1) that vivi frees the device exactly when the last file
  * is closed. Prints PASS:/FAIL: lines; exits 1 if any failed.
@@ -38,6 +39,7 @@
 #define NBUF		8
 #define UNBIND		"/sys/bus/platform/drivers/vivi/unbind"
 #define UNPLUG		"/sys/kernel/debug/vivi/unplug"
+#define NQUEUED		(NBUF / 2)	/* queued under a stall at an unplug */
 
 static const char *mode;
 static const char *how = "unbind";	/* or "unplug" */
@@ -113,6 +115,46 @@ static int do_unbind(const char *pdev)
 }
 
 static int sfd;				/* the streaming (or reading) file */
+
+/*
+ * Before an unplug: stall the stream (debugfs faults/stall_ms) and queue
+ * NQUEUED buffers, which then stay with the driver while DQBUF and poll()
+ * still block. The unplug must give them back with ERROR; userspace cannot
+ * see that (DQBUF gets EIO, then ENODEV), but a buffer left with the driver
+ * makes vb2 WARN when the node goes, which fails the run through the
+ * kernel log check.
+ */
+static int queue_under_stall(const char *dev)
+{
+	const char *node = strrchr(dev, '/') ? strrchr(dev, '/') + 1 : dev;
+	struct v4l2_buffer b;
+	char path[128];
+	int fd, i, queued = 0;
+
+	snprintf(path, sizeof(path),
+		 "/sys/kernel/debug/vivi/%s/faults/stall_ms", node);
+	fd = open(path, O_WRONLY);
+	if (fd < 0 || write(fd, "60000", 5) != 5) {
+		result(0, "stall the stream", "%s: %s", path, strerror(errno));
+		return 0;
+	}
+	close(fd);
+	for (i = 0; i < NQUEUED; i++) {
+		mmap_buffer(&b, i);
+		if (xioctl(sfd, VIDIOC_QBUF, &b))
+			return 0;
+	}
+	usleep(300000);
+	for (i = 0; i < NQUEUED; i++) {
+		mmap_buffer(&b, i);
+		if (!xioctl(sfd, VIDIOC_QUERYBUF, &b) &&
+		    (b.flags & V4L2_BUF_FLAG_QUEUED) &&
+		    !(b.flags & V4L2_BUF_FLAG_DONE))
+			queued++;
+	}
+	return queued;
+}
+
 static size_t frame_size;
 static atomic_int frames, in_call, done_dq, done_poll, done_read;
 static int dq_err, read_err;
@@ -334,6 +376,12 @@ int main(int argc, char **argv)
 			usleep(10000);
 		result(atomic_load(&frames) == NBUF, "streams before the unbind",
 		       "%d frames", atomic_load(&frames));
+		if (!strcmp(how, "unplug")) {
+			r = queue_under_stall(dev);
+			result(r == NQUEUED,
+			       "buffers queued under a stall stay queued until the unplug",
+			       "%d of %d", r, NQUEUED);
+		}
 		pthread_create(&t2, NULL, poll_thread, NULL);
 		usleep(300000);
 	} else {
@@ -359,8 +407,12 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	if (!strcmp(mode, "dqbuf")) {
+		int want = strcmp(how, "unplug") ? 0 : -EIO;
+
 		r = wait_flag(&done_dq, 10);
-		result(r && dq_err, "blocked DQBUF returns an error",
+		result(r && dq_err && (!want || dq_err == want),
+		       want ? "blocked DQBUF returns EIO" :
+			      "blocked DQBUF returns an error",
 		       r ? "%s after %.3f s" : "still blocked after 10 s",
 		       strerror(-dq_err), dq_t - t_unbind);
 		r = wait_flag(&done_poll, 10);
