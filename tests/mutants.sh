@@ -28,7 +28,7 @@ mutants=(
 	"a stall that outlives its file|vivi_ioctl.c|s/\tvivi_inject_release\(video_drvdata\(file\), file->private_data\);\n//|check-faults"
 	"timestamps one period early|vivi_stream.c|s/vb->timestamp = end_ns \?: ktime_get_ns\(\);/vb->timestamp = (end_ns ?: ktime_get_ns()) - 33333333;/|check-gen"
 	"a 100-byte leak per stream|vivi_stream.c|s/(\tvivi_inject_stream_start\(node\);)/\$1\n\tif (!kmalloc(100, GFP_KERNEL))\n\t\treturn -ENOMEM;/|check-robust"
-	"the first line of 4:2:0 chroma left unwritten|vivi_gen.c|s/(\tvivi_band_rows\(g, pd, &r, &r1\);)/\$1\n\tif (!r \&\& pd->vsub == 2)\n\t\tr++;/|check-formats"
+	"the top row of 4:2:0 chroma zeroed (a check of the lower rows misses it)|vivi_gen.c|s/(\t\tline = vivi_copy_run\(g, pl, i, line, stride, lb, n\);\n)/\$1\t\tif (sub \&\& !r)\n\t\t\tmemset(line - n * stride, 0, lb);\n/|check-formats"
 )
 
 # run_one N: plant mutant N in a fresh copy and run what should catch it
