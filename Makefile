@@ -19,6 +19,7 @@
 #   sudo make load    load on this machine (V4L2 core modules first)
 #   sudo make install install to /lib/modules/KVER/updates, then depmod
 #   sudo make dkms    register with DKMS (/usr/src/vivi-VERSION), build, install
+#   make deb          the vivi-dkms package: BUILD/vivi-dkms_VERSION_all.deb
 #   make lint         checkpatch --strict, kernel-doc and sparse
 
 # The running kernel if its headers are installed, else Debian's default
@@ -33,9 +34,9 @@ export KVER KDIR BUILD VIVI_KVER
 # Module parameters for 'make load', e.g. make load ARGS="n_devs=2"
 ARGS ?=
 
-.PHONY: all modules strict deps run check check-full check-kernels \
-	check-mutants fuzz unit \
-	bench bench-vm tools \
+.PHONY: all modules strict deps deps-run deps-deb run check check-full \
+	check-kernels check-mutants fuzz unit \
+	bench bench-vm tools deb \
 	load unload install uninstall dkms dkms-add dkms-remove lint clean help
 
 all: modules
@@ -47,8 +48,15 @@ modules:
 strict:
 	tests/build-strict.sh
 
+# what make check needs (all of it); make run and make deb need less
 deps:
-	tests/deps.sh
+	tests/deps.sh check
+
+deps-run:
+	tests/deps.sh run
+
+deps-deb:
+	tests/deps.sh deb
 
 run: deps
 	tests/run.sh
@@ -143,9 +151,12 @@ uninstall:
 	rm -f $(INSTALL_MOD_PATH)/lib/modules/$(KVER)/updates/vivi.ko*
 	depmod $(if $(INSTALL_MOD_PATH),-b $(INSTALL_MOD_PATH)) $(KVER)
 
+# The one version: MODULE_VERSION in vivi_main.c. dkms.conf and
+# debian/changelog must say the same (debian/rules and tests/dkms.sh check).
+VERSION = $(shell sed -n 's/^MODULE_VERSION("\(.*\)");/\1/p' vivi_main.c)
+
 # DKMS: the module sources go to DKMS_SRC/vivi-VERSION. The tests point DKMS
 # and DKMS_SRC at private trees (dkms --dkmstree/--sourcetree).
-VERSION = $(shell sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' dkms.conf)
 DKMS ?= dkms
 DKMS_SRC ?= /usr/src
 
@@ -161,6 +172,19 @@ dkms: dkms-add
 dkms-remove:
 	$(DKMS) remove -m vivi -v $(VERSION) --all
 	rm -rf $(DKMS_SRC)/vivi-$(VERSION)
+
+# make deb: the vivi-dkms package (debian/), built by dpkg-buildpackage in
+# a copy of the tree under BUILD/deb, so that the tree stays clean
+DEB = $(BUILD)/vivi-dkms_$(VERSION)_all.deb
+DEB_FILES = debian Kbuild Makefile dkms.conf LICENSE README.md \
+	vivi.conf.example $(filter-out %.mod.c,$(wildcard vivi_*.c vivi*.h))
+
+deb: deps-deb
+	rm -rf $(BUILD)/deb && mkdir -p $(BUILD)/deb/vivi-$(VERSION)
+	cp -r $(DEB_FILES) $(BUILD)/deb/vivi-$(VERSION)/
+	cd $(BUILD)/deb/vivi-$(VERSION) && dpkg-buildpackage -b -us -uc
+	mv $(BUILD)/deb/vivi-dkms_$(VERSION)_all.deb $(DEB)
+	@echo "deb: $(DEB)"
 
 lint:
 	tests/lint.sh
