@@ -4,7 +4,8 @@
 # in Kbuild.
 #
 #   make              build vivi.ko against KDIR
-#   make run          build, boot a VM, capture from vivi into out/
+#   make run          build, boot a VM, capture from vivi into out/ (installs
+#                     only what that needs)
 #   make check        the whole test suite (installs what it needs)
 #   make check STAGES="check-formats"  only these VM stages (tests/README.md),
 #                     after a plain build and make tools; HOST_STEPS=1 adds
@@ -58,7 +59,8 @@ deps-run:
 deps-deb:
 	tests/deps.sh deb
 
-run: deps
+# only what building, booting the VM and capturing need (tests/deps.sh run)
+run: deps-run
 	tests/run.sh
 
 # make check STAGES="check-x check-y" runs only those guest stages (and
