@@ -10,8 +10,11 @@
 #   make check STAGES="check-formats"  only these VM stages (tests/README.md),
 #                     after a plain build and make tools; HOST_STEPS=1 adds
 #                     the host steps, NEWEST=1 the newest kernel's boot
-#   make check-full   the suite plus the long compliance matrix
-#   make check-kernels every Debian kernel from bullseye to experimental
+#   make check-full   the suite plus the long compliance matrix, check-deb
+#   make check-kernels every Debian kernel from bullseye to experimental,
+#                     then make check-deb
+#   make check-deb    the vivi-dkms package installed, used and purged in a
+#                     VM of each suite (DEB_SUITES); make sign's module loaded
 #   make check-mutants plant known defects one at a time, show make check
 #                     catches each (MUTANTS="1 5" for some; about an hour)
 #   make tools        the C test tools, into BUILD/tools
@@ -21,6 +24,7 @@
 #   sudo make install install to /lib/modules/KVER/updates, then depmod
 #   sudo make dkms    register with DKMS (/usr/src/vivi-VERSION), build, install
 #   make deb          the vivi-dkms package: BUILD/vivi-dkms_VERSION_all.deb
+#   make sign SIGN_KEY=K SIGN_CERT=C  sign vivi.ko (Secure Boot, README)
 #   make lint         checkpatch --strict, kernel-doc and sparse
 
 # The running kernel if its headers are installed, else Debian's default
@@ -36,8 +40,8 @@ export KVER KDIR BUILD VIVI_KVER
 ARGS ?=
 
 .PHONY: all modules strict deps deps-run deps-deb run check check-full \
-	check-kernels check-mutants fuzz unit \
-	bench bench-vm tools deb \
+	check-kernels check-deb check-mutants fuzz unit \
+	bench bench-vm tools deb sign \
 	load unload install uninstall dkms dkms-add dkms-remove lint clean help
 
 all: modules
@@ -77,13 +81,21 @@ check: deps
 
 # check plus v4l2-compliance -s -f over every format, size and rate (hours
 # under TCG)
-check-full: deps
+check-full: deps deps-deb
 	tests/check.sh full
+	tests/deb-test.sh $(DEB_SUITES)
 
 # the tested kernel matrix: each suite's newest kernel, built and booted in
 # that suite's root (cached in VIVI_ROOTS, default /var/cache/vivi/roots)
-check-kernels: deps
+check-kernels: deps deps-deb
 	tests/kernels/run.sh
+	tests/deb-test.sh $(DEB_SUITES)
+
+# the package in each suite's root and VM (tests/deb-test.sh), and a module
+# signed by make sign loaded in the VM
+DEB_SUITES ?= bookworm
+check-deb: deps deps-deb
+	tests/deb-test.sh $(DEB_SUITES)
 
 # tests/mutants.sh: each known defect planted in a copy of the tree must
 # make the part of make check that covers it print a FAIL line
@@ -187,6 +199,24 @@ deb: deps-deb
 	cd $(BUILD)/deb/vivi-$(VERSION) && dpkg-buildpackage -b -us -uc
 	mv $(BUILD)/deb/vivi-dkms_$(VERSION)_all.deb $(DEB)
 	@echo "deb: $(DEB)"
+
+# make sign SIGN_KEY=MOK.priv SIGN_CERT=MOK.der: sign vivi.ko with the
+# kernel's own sign-file (from KVER's headers or kbuild package), for
+# Secure Boot (README). SIGN_HASH is the kernel's CONFIG_MODULE_SIG_HASH.
+SIGN_KEY ?=
+SIGN_CERT ?=
+SIGN_FILE ?= $(firstword $(wildcard $(KDIR)/scripts/sign-file \
+	/usr/lib/linux-kbuild-$(basename $(firstword $(subst -, ,$(KVER))))/scripts/sign-file))
+SIGN_HASH ?= $(or $(shell sed -n 's/^CONFIG_MODULE_SIG_HASH="\(.*\)"/\1/p' \
+	$(KDIR)/.config 2>/dev/null),sha256)
+
+sign: modules
+	@test -n "$(SIGN_KEY)" -a -n "$(SIGN_CERT)" || \
+		{ echo "sign: make sign SIGN_KEY=key.priv SIGN_CERT=cert.der" >&2; exit 1; }
+	@test -x "$(SIGN_FILE)" || \
+		{ echo "sign: no scripts/sign-file for $(KVER) (headers of KVER)" >&2; exit 1; }
+	$(SIGN_FILE) $(SIGN_HASH) $(SIGN_KEY) $(SIGN_CERT) vivi.ko
+	@echo "sign: vivi.ko signed by '$$(modinfo -F signer vivi.ko)'"
 
 lint:
 	tests/lint.sh
