@@ -11,10 +11,12 @@
 #                     after a plain build and make tools; HOST_STEPS=1 adds
 #                     the host steps, NEWEST=1 the newest kernel's boot
 #   make check-full   the suite plus the long compliance matrix, check-deb
+#                     and check-fresh
 #   make check-kernels every Debian kernel from bullseye to experimental,
 #                     then make check-deb
 #   make check-deb    the vivi-dkms package installed, used and purged in a
 #                     VM of each suite (DEB_SUITES); make sign's module loaded
+#   make check-fresh  make run and a short make check in a fresh bookworm root
 #   make check-mutants plant known defects one at a time, show make check
 #                     catches each (MUTANTS="1 5" for some; about an hour)
 #   make tools        the C test tools, into BUILD/tools
@@ -40,7 +42,7 @@ export KVER KDIR BUILD VIVI_KVER
 ARGS ?=
 
 .PHONY: all modules strict deps deps-run deps-deb run check check-full \
-	check-kernels check-deb check-mutants fuzz unit \
+	check-kernels check-deb check-fresh check-mutants fuzz unit \
 	bench bench-vm tools deb sign \
 	load unload install uninstall dkms dkms-add dkms-remove lint clean help
 
@@ -84,6 +86,7 @@ check: deps
 check-full: deps deps-deb
 	tests/check.sh full
 	tests/deb-test.sh $(DEB_SUITES)
+	FRESH_STAGES="$(FRESH_STAGES)" tests/fresh.sh
 
 # the tested kernel matrix: each suite's newest kernel, built and booted in
 # that suite's root (cached in VIVI_ROOTS, default /var/cache/vivi/roots)
@@ -96,6 +99,12 @@ check-kernels: deps deps-deb
 DEB_SUITES ?= bookworm
 check-deb: deps deps-deb
 	tests/deb-test.sh $(DEB_SUITES)
+
+# the README's two commands in a fresh debootstrap bookworm root, from a
+# clean clone (tests/fresh.sh): make run, then make check STAGES=...
+FRESH_STAGES ?= check-base
+check-fresh: deps
+	FRESH_STAGES="$(FRESH_STAGES)" tests/fresh.sh
 
 # tests/mutants.sh: each known defect planted in a copy of the tree must
 # make the part of make check that covers it print a FAIL line
