@@ -141,8 +141,8 @@ dkms_has() {
 # apt's and dpkg's state and logs, DKMS's own signing key (kept for every
 # module it builds), or what the maintainer scripts of packages that stay
 # installed made: links (update-alternatives, update-rc.d, systemd's
-# enablement) and deb-systemd-helper's state (fakeroot, sudo, gnupg: dkms's
-# recommends and theirs). Anything named vivi is never explained (vivid,
+# enablement), deb-systemd-helper's state (fakeroot, sudo, gnupg: dkms's
+# recommends and theirs) and update-ca-certificates' bundle and config. Anything named vivi is never explained (vivid,
 # the kernel's own driver, is not vivi).
 leftovers() {
 	local d=$1 r=$1/root
@@ -154,6 +154,7 @@ leftovers() {
 		LC_ALL=C comm -23 - "$d/files-k2" |
 		grep -v -E '^/var/(lib/dpkg|lib/apt|log|cache)(/|$)|^/var/lib/dkms/mok\.(key|pub)$' |
 		grep -v -E '^/var/lib/dkms$|^/var/lib/systemd/' |
+		grep -v -E '^/etc/ssl/certs(/|$)|^/etc/ca-certificates\.conf$|^/usr/local/share/ca-certificates$' |
 		while read -r f; do
 			[ -L "$r$f" ] && continue
 			[ -d "$r$f" ] && [[ $f = /etc/systemd/* ]] && continue
