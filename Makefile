@@ -4,13 +4,19 @@
 # in Kbuild.
 #
 #   make              build vivi.ko against KDIR
-#   make run          build, boot a VM, capture from vivi into out/
+#   make run          build, boot a VM, capture from vivi into out/ (installs
+#                     only what that needs)
 #   make check        the whole test suite (installs what it needs)
 #   make check STAGES="check-formats"  only these VM stages (tests/README.md),
 #                     after a plain build and make tools; HOST_STEPS=1 adds
 #                     the host steps, NEWEST=1 the newest kernel's boot
-#   make check-full   the suite plus the long compliance matrix
-#   make check-kernels every Debian kernel from bullseye to experimental
+#   make check-full   the suite plus the long compliance matrix, check-deb
+#                     and check-fresh
+#   make check-kernels every Debian kernel from bullseye to experimental,
+#                     then make check-deb
+#   make check-deb    the vivi-dkms package installed, used and purged in a
+#                     VM of each suite (DEB_SUITES); make sign's module loaded
+#   make check-fresh  make run and a short make check in a fresh bookworm root
 #   make check-mutants plant known defects one at a time, show make check
 #                     catches each (MUTANTS="1 5" for some; about an hour)
 #   make tools        the C test tools, into BUILD/tools
@@ -19,6 +25,8 @@
 #   sudo make load    load on this machine (V4L2 core modules first)
 #   sudo make install install to /lib/modules/KVER/updates, then depmod
 #   sudo make dkms    register with DKMS (/usr/src/vivi-VERSION), build, install
+#   make deb          the vivi-dkms package: BUILD/vivi-dkms_VERSION_all.deb
+#   make sign SIGN_KEY=K SIGN_CERT=C  sign vivi.ko (Secure Boot, README)
 #   make lint         checkpatch --strict, kernel-doc and sparse
 
 # The running kernel if its headers are installed, else Debian's default
@@ -33,9 +41,9 @@ export KVER KDIR BUILD VIVI_KVER
 # Module parameters for 'make load', e.g. make load ARGS="n_devs=2"
 ARGS ?=
 
-.PHONY: all modules strict deps run check check-full check-kernels \
-	check-mutants fuzz unit \
-	bench bench-vm tools \
+.PHONY: all modules strict deps deps-run deps-deb run check check-full \
+	check-kernels check-deb check-fresh check-mutants fuzz unit \
+	bench bench-vm tools deb sign \
 	load unload install uninstall dkms dkms-add dkms-remove lint clean help
 
 all: modules
@@ -47,10 +55,18 @@ modules:
 strict:
 	tests/build-strict.sh
 
+# what make check needs (all of it); make run and make deb need less
 deps:
-	tests/deps.sh
+	tests/deps.sh check
 
-run: deps
+deps-run:
+	tests/deps.sh run
+
+deps-deb:
+	tests/deps.sh deb
+
+# only what building, booting the VM and capturing need (tests/deps.sh run)
+run: deps-run
 	tests/run.sh
 
 # make check STAGES="check-x check-y" runs only those guest stages (and
@@ -67,13 +83,28 @@ check: deps
 
 # check plus v4l2-compliance -s -f over every format, size and rate (hours
 # under TCG)
-check-full: deps
+check-full: deps deps-deb
 	tests/check.sh full
+	tests/deb-test.sh $(DEB_SUITES)
+	FRESH_STAGES="$(FRESH_STAGES)" tests/fresh.sh
 
 # the tested kernel matrix: each suite's newest kernel, built and booted in
 # that suite's root (cached in VIVI_ROOTS, default /var/cache/vivi/roots)
-check-kernels: deps
+check-kernels: deps deps-deb
 	tests/kernels/run.sh
+	tests/deb-test.sh $(DEB_SUITES)
+
+# the package in each suite's root and VM (tests/deb-test.sh), and a module
+# signed by make sign loaded in the VM
+DEB_SUITES ?= bookworm
+check-deb: deps deps-deb
+	tests/deb-test.sh $(DEB_SUITES)
+
+# the README's two commands in a fresh debootstrap bookworm root, from a
+# clean clone (tests/fresh.sh): make run, then make check STAGES=...
+FRESH_STAGES ?= check-base
+check-fresh: deps
+	FRESH_STAGES="$(FRESH_STAGES)" tests/fresh.sh
 
 # tests/mutants.sh: each known defect planted in a copy of the tree must
 # make the part of make check that covers it print a FAIL line
@@ -143,9 +174,12 @@ uninstall:
 	rm -f $(INSTALL_MOD_PATH)/lib/modules/$(KVER)/updates/vivi.ko*
 	depmod $(if $(INSTALL_MOD_PATH),-b $(INSTALL_MOD_PATH)) $(KVER)
 
+# The one version: MODULE_VERSION in vivi_main.c. dkms.conf and
+# debian/changelog must say the same (debian/rules and tests/dkms.sh check).
+VERSION = $(shell sed -n 's/^MODULE_VERSION("\(.*\)");/\1/p' vivi_main.c)
+
 # DKMS: the module sources go to DKMS_SRC/vivi-VERSION. The tests point DKMS
 # and DKMS_SRC at private trees (dkms --dkmstree/--sourcetree).
-VERSION = $(shell sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' dkms.conf)
 DKMS ?= dkms
 DKMS_SRC ?= /usr/src
 
@@ -161,6 +195,37 @@ dkms: dkms-add
 dkms-remove:
 	$(DKMS) remove -m vivi -v $(VERSION) --all
 	rm -rf $(DKMS_SRC)/vivi-$(VERSION)
+
+# make deb: the vivi-dkms package (debian/), built by dpkg-buildpackage in
+# a copy of the tree under BUILD/deb, so that the tree stays clean
+DEB = $(BUILD)/vivi-dkms_$(VERSION)_all.deb
+DEB_FILES = debian Kbuild Makefile dkms.conf LICENSE README.md \
+	vivi.conf.example $(filter-out %.mod.c,$(wildcard vivi_*.c vivi*.h))
+
+deb: deps-deb
+	rm -rf $(BUILD)/deb && mkdir -p $(BUILD)/deb/vivi-$(VERSION)
+	cp -r $(DEB_FILES) $(BUILD)/deb/vivi-$(VERSION)/
+	cd $(BUILD)/deb/vivi-$(VERSION) && dpkg-buildpackage -b -us -uc
+	mv $(BUILD)/deb/vivi-dkms_$(VERSION)_all.deb $(DEB)
+	@echo "deb: $(DEB)"
+
+# make sign SIGN_KEY=MOK.priv SIGN_CERT=MOK.der: sign vivi.ko with the
+# kernel's own sign-file (from KVER's headers or kbuild package), for
+# Secure Boot (README). SIGN_HASH is the kernel's CONFIG_MODULE_SIG_HASH.
+SIGN_KEY ?=
+SIGN_CERT ?=
+SIGN_FILE ?= $(firstword $(wildcard $(KDIR)/scripts/sign-file \
+	/usr/lib/linux-kbuild-$(basename $(firstword $(subst -, ,$(KVER))))/scripts/sign-file))
+SIGN_HASH ?= $(or $(shell sed -n 's/^CONFIG_MODULE_SIG_HASH="\(.*\)"/\1/p' \
+	$(KDIR)/.config 2>/dev/null),sha256)
+
+sign: modules
+	@test -n "$(SIGN_KEY)" -a -n "$(SIGN_CERT)" || \
+		{ echo "sign: make sign SIGN_KEY=key.priv SIGN_CERT=cert.der" >&2; exit 1; }
+	@test -x "$(SIGN_FILE)" || \
+		{ echo "sign: no scripts/sign-file for $(KVER) (headers of KVER)" >&2; exit 1; }
+	$(SIGN_FILE) $(SIGN_HASH) $(SIGN_KEY) $(SIGN_CERT) vivi.ko
+	@echo "sign: vivi.ko signed by '$$(modinfo -F signer vivi.ko)'"
 
 lint:
 	tests/lint.sh

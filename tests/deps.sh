@@ -1,23 +1,51 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# Install the Debian packages the build, 'make run' and 'make check' need,
-# only those that are missing.
+# Install the Debian packages a make target needs, only those that are
+# missing.
+#
+#   tests/deps.sh [SET...]
+#
+# SET: run (make run: build vivi.ko, boot the VM, capture, check the bars),
+# deb (make deb: build the vivi-dkms package and lint it) or check (make
+# check: run's and everything the whole suite adds; the default). check
+# also installs the second kernel (install_kernel2).
 set -euo pipefail
-pkgs=(
-	build-essential cpio gzip xz-utils zstd kmod sparse
+# make run: the build (compiler, headers), vm.sh (qemu, busybox-static,
+# cpio and the compressors of the initramfs and of the kernel's modules,
+# kmod), the guest's capture (v4l2-ctl, ffmpeg) and bars.py (python3-pil)
+run_pkgs=(
+	build-essential cpio gzip xz-utils zstd kmod
 	linux-image-amd64 linux-headers-amd64
 	qemu-system-x86 busybox-static
 	v4l-utils ffmpeg python3 python3-pil
+)
+# make deb: dpkg-buildpackage with debhelper and dh_dkms, then lintian
+deb_pkgs=(build-essential debhelper dh-dkms lintian)
+# make check adds: sparse (strict build), the clients (GStreamer, OpenCV,
+# Chromium, Firefox, PipeWire), DKMS, checkpatch (linux-source), the suite
+# roots (debootstrap), the unit tests' libjpeg and node
+check_pkgs=(
+	"${run_pkgs[@]}" sparse
 	gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good
 	dkms linux-source-6.1 pahole gnuplot-nox
 	python3-opencv chromium firefox-esr strace debootstrap
 	pipewire pipewire-bin wireplumber gstreamer1.0-pipewire dbus
-	libjpeg62-turbo-dev libturbojpeg0-dev libjpeg-turbo-progs nodejs
+	libjpeg62-turbo-dev libjpeg-turbo-progs libturbojpeg0-dev nodejs
 )
 # The second kernel the suite builds for and boots: the newest of this series
 # in Debian bookworm-backports (see install_kernel2)
 K2_SERIES=6.12
 cd "$(dirname "$0")/.."
+[ $# -gt 0 ] || set -- check
+pkgs=() kernel2=0
+for set in "$@"; do
+	case "$set" in
+	run) pkgs+=("${run_pkgs[@]}") ;;
+	deb) pkgs+=("${deb_pkgs[@]}") ;;
+	check) pkgs+=("${check_pkgs[@]}") kernel2=1 ;;
+	*) echo "deps: no package set '$set' (run, deb, check)" >&2; exit 2 ;;
+	esac
+done
 missing=()
 for p in "${pkgs[@]}"; do
 	if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null |
@@ -76,4 +104,4 @@ install_kernel2() {
 	dpkg -i "$dir"/debs/*.deb >/dev/null || exit 1
 	tests/kver.sh "$K2_SERIES" >/dev/null
 }
-install_kernel2
+[ "$kernel2" = 0 ] || install_kernel2

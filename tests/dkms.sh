@@ -46,6 +46,13 @@ if [ -n "$ver" ] && [ "$ver" = "$modver" ]; then
 else
 	fail "dkms.conf PACKAGE_VERSION" "'$ver' but MODULE_VERSION '$modver'"
 fi
+# the package (make deb) carries the same version
+debver=$(dpkg-parsechangelog -l debian/changelog -S Version 2>/dev/null)
+if [ "$debver" = "$modver" ]; then
+	pass "debian/changelog version $debver = MODULE_VERSION"
+else
+	fail "debian/changelog version" "'$debver' but MODULE_VERSION '$modver'"
+fi
 
 run "make dkms-add" make -s dkms-add DKMS="${dkms[*]}" DKMS_SRC="$t/src" ||
 	exit 1

@@ -2,10 +2,11 @@
 # SPDX-License-Identifier: GPL-2.0
 """Check the eight 75% color bars in a captured frame.
 
-Usage: bars.py NAME FILE [--raw WxH] [--tol N] [--pattern bars75|bars100]
-                         [--hflip] [--gray]
+Usage: bars.py NAME FILE [--raw WxH [--frames N]] [--tol N]
+                         [--pattern bars75|bars100] [--hflip] [--gray]
 
-FILE is a PNG, or with --raw a headerless RGB24 frame. The bars are sampled
+FILE is a PNG, or with --raw a headerless RGB24 frame (with --frames, a
+file of exactly N such frames, every one checked). The bars are sampled
 at the center of each of the 8 columns, on several rows of the lower half
 (the on-screen text lives at the top). Prints one PASS:/FAIL: line.
 """
@@ -59,17 +60,38 @@ def report(name, errors, tol):
     return 0
 
 
+def check_frames(a):
+    """Every frame of a file of a.frames raw RGB24 frames."""
+    w, h = (int(v) for v in a.raw.split("x"))
+    size = w * h * 3
+    data = open(a.file, "rb").read()
+    if len(data) != a.frames * size:
+        print(f"FAIL: {a.name}: {len(data)} bytes, want {a.frames} frames "
+              f"of {size}")
+        return 1
+    errors = []
+    for i in range(a.frames):
+        img = Image.frombytes("RGB", (w, h), data[i * size:(i + 1) * size])
+        errors += [f"frame {i}: {e}" for e in
+                   bar_errors(img, a.pattern, a.tol, a.hflip, a.gray)]
+    return report(a.name, errors, a.tol)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("name")
     ap.add_argument("file")
     ap.add_argument("--raw")
+    ap.add_argument("--frames", type=int, default=0,
+                    help="FILE holds exactly this many raw frames")
     ap.add_argument("--tol", type=int, default=0)
     ap.add_argument("--pattern", default="bars75", choices=LEVEL)
     ap.add_argument("--hflip", action="store_true")
     ap.add_argument("--gray", action="store_true",
                     help="the frame carries BT.601 luma only")
     a = ap.parse_args()
+    if a.raw and a.frames:
+        return check_frames(a)
     try:
         img = load(a.file, a.raw)
     except Exception as e:  # noqa: BLE001 - any failure to read is a FAIL
