@@ -142,7 +142,9 @@ dkms_has() {
 # module it builds), or what the maintainer scripts of packages that stay
 # installed made: links (update-alternatives, update-rc.d, systemd's
 # enablement), deb-systemd-helper's state (fakeroot, sudo, gnupg: dkms's
-# recommends and theirs) and update-ca-certificates' bundle and config. Anything named vivi is never explained (vivid,
+# recommends and theirs), update-ca-certificates' bundle and config, and
+# the byte code py3compile writes for them (lsb-release's, on bullseye).
+# Anything named vivi is never explained (vivid,
 # the kernel's own driver, is not vivi).
 leftovers() {
 	local d=$1 r=$1/root
@@ -155,6 +157,7 @@ leftovers() {
 		grep -v -E '^/var/(lib/dpkg|lib/apt|log|cache)(/|$)|^/var/lib/dkms/mok\.(key|pub)$' |
 		grep -v -E '^/var/lib/dkms$|^/var/lib/systemd/' |
 		grep -v -E '^/etc/ssl/certs(/|$)|^/etc/ca-certificates\.conf$|^/usr/local/share/ca-certificates$' |
+		grep -v -E '^/usr/lib/python3[^/]*/dist-packages/__pycache__(/|$)' |
 		while read -r f; do
 			[ -L "$r$f" ] && continue
 			[ -d "$r$f" ] && [[ $f = /etc/systemd/* ]] && continue
