@@ -265,7 +265,8 @@ suite() {
 	fi
 
 	# remove, then purge: dpkg's, since apt knows no vivi-dkms to purge
-	# once a package installed from a file is removed
+	# once a package installed from a file is removed; then once more
+	# installed and purged by apt in one step
 	if in_root "$r" apt-get remove -y -q vivi-dkms >"$d/remove.log" 2>&1; then
 		pass "$s: apt remove vivi-dkms"
 	else
@@ -282,17 +283,34 @@ suite() {
 	else
 		fail "$s: dpkg --purge vivi-dkms" "$(tail -n 3 "$d/purge.log" | tr '\n' ' ')"
 	fi
-	files "$r" >"$d/files-2"
-	leftovers "$d"
-	n=$(grep -c . "$d/left")
-	if [ "$n" -eq 0 ]; then
-		pass "$s: purge leaves no file behind ($(grep -c . "$d/pkg-files") paths of dpkg -L, DKMS's builds)"
+	no_leftovers "$s: purge leaves no file behind" "$d"
+	# the README's way: apt purge straight from installed
+	if in_root "$r" sh -c "cd /tmp && apt-get install -y -q \
+		-o APT::Install-Recommends=true ./$deb" >"$d/install2.log" 2>&1 &&
+		dkms_has "$r" "$k1" &&
+		in_root "$r" apt-get purge -y -q vivi-dkms >"$d/purge2.log" 2>&1; then
+		pass "$s: apt install again (DKMS builds for $k1), then apt purge vivi-dkms"
 	else
-		fail "$s: purge leaves no file behind" \
-			"$n left ($d/left): $(head -n 5 "$d/left" | tr '\n' ' ')"
+		fail "$s: apt install again, then apt purge vivi-dkms" \
+			"$(tail -n 3 "$d/install2.log" "$d/purge2.log" 2>&1 | tr '\n' ' ')"
 	fi
+	no_leftovers "$s: apt purge leaves no file behind" "$d"
 	umount "$r"
 	took "$s: the package's life" "$t0"
+}
+
+# no_leftovers NAME D: PASS if the root has no file the purge should have
+# taken (leftovers)
+no_leftovers() {
+	local n
+	files "$2/root" >"$2/files-2"
+	leftovers "$2"
+	n=$(grep -c . "$2/left")
+	if [ "$n" -eq 0 ]; then
+		pass "$1 ($(grep -c . "$2/pkg-files") paths of dpkg -L, DKMS's builds)"
+	else
+		fail "$1" "$n left ($2/left): $(head -n 5 "$2/left" | tr '\n' ' ')"
+	fi
 }
 
 build_deb || exit 1
