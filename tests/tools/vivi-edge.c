@@ -183,17 +183,12 @@ static void check_parm(int fd)
 /* write @err to the device's fail_reqbufs knob, or die */
 static void arm_fail_reqbufs(const char *dev, int err)
 {
-	const char *node = strrchr(dev, '/') ? strrchr(dev, '/') + 1 : dev;
-	char path[128], val[16];
-	int k, n;
+	char val[16];
 
-	snprintf(path, sizeof(path),
-		 "/sys/kernel/debug/vivi/%s/faults/fail_reqbufs", node);
-	n = snprintf(val, sizeof(val), "%d", err);
-	k = open(path, O_WRONLY);
-	if (k < 0 || write(k, val, n) != n)
-		die("%s: cannot write %s", path, val);
-	close(k);
+	snprintf(val, sizeof(val), "%d", err);
+	if (write_fault_knob(dev, "fail_reqbufs", val))
+		die("%s: cannot write fail_reqbufs %s: %s", dev, val,
+		    strerror(errno));
 }
 
 /* CREATE_BUFS of @count buffers of the current format; 0 or -errno */

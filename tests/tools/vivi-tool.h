@@ -21,6 +21,7 @@
 #define _GNU_SOURCE
 #endif
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -30,6 +31,7 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <time.h>
+#include <unistd.h>
 #include <linux/videodev2.h>
 
 /* an ioctl that retries on EINTR: 0 or -errno (errno stays set) */
@@ -231,6 +233,31 @@ static inline struct v4l2_fract set_interval(int fd, const char *path,
 		die("%s: G_PARM gave %u/%u", path, want.numerator,
 		    want.denominator);
 	return want;
+}
+
+/*
+ * Write @val to the debugfs fault knob vivi/videoN/faults/@knob of the
+ * node @dev; 0, or -errno with errno set
+ */
+static inline int write_fault_knob(const char *dev, const char *knob,
+				   const char *val)
+{
+	const char *node = strrchr(dev, '/') ? strrchr(dev, '/') + 1 : dev;
+	char path[128];
+	ssize_t n = (ssize_t)strlen(val);
+	int fd, r = 0;
+
+	snprintf(path, sizeof(path), "/sys/kernel/debug/vivi/%s/faults/%s",
+		 node, knob);
+	fd = open(path, O_WRONLY);
+	if (fd < 0)
+		return -errno;
+	if (write(fd, val, n) != n)
+		r = errno ? -errno : -EIO;
+	close(fd);
+	if (r)
+		errno = -r;
+	return r;
 }
 
 /* REQBUFS @count MMAP buffers, or die; returns the count granted */

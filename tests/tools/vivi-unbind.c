@@ -126,19 +126,14 @@ static int sfd;				/* the streaming (or reading) file */
  */
 static int queue_under_stall(const char *dev)
 {
-	const char *node = strrchr(dev, '/') ? strrchr(dev, '/') + 1 : dev;
 	struct v4l2_buffer b;
-	char path[128];
-	int fd, i, queued = 0;
+	int i, queued = 0;
 
-	snprintf(path, sizeof(path),
-		 "/sys/kernel/debug/vivi/%s/faults/stall_ms", node);
-	fd = open(path, O_WRONLY);
-	if (fd < 0 || write(fd, "60000", 5) != 5) {
-		result(0, "stall the stream", "%s: %s", path, strerror(errno));
+	if (write_fault_knob(dev, "stall_ms", "60000")) {
+		result(0, "stall the stream", "%s: faults/stall_ms: %s", dev,
+		       strerror(errno));
 		return 0;
 	}
-	close(fd);
 	for (i = 0; i < NQUEUED; i++) {
 		mmap_buffer(&b, i);
 		if (xioctl(sfd, VIDIOC_QBUF, &b))
