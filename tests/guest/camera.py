@@ -111,17 +111,7 @@ def cmd_black(a):
 def cmd_textline(a):
     name, ref, got = a[0], a[1], a[2]
     w, h = int(a[3]), int(a[4])
-    r, g = load(ref, w, h), load(got, w, h)
-    y0, y1 = 16 + 18 * 3, 16 + 18 * 3 + 16     # the fourth line
-    inside = outside = 0
-    for y in range(h):
-        for x in range(w):
-            o = 3 * (y * w + x)
-            if g[o:o + 3] != r[o:o + 3]:
-                if y0 <= y < y1 and x >= 16:
-                    inside += 1
-                else:
-                    outside += 1
+    inside, outside = line_diff(load(ref, w, h), load(got, w, h), w, h)
     return result(inside > 0 and outside == 0, name,
                   f"{inside} pixels changed in the fourth line, {outside} elsewhere")
 
@@ -151,17 +141,21 @@ def cmd_noline(a):
     return result(bad == 0, name, f"{bad} samples differ at or below the fourth line")
 
 
-def text_diff(r, g, w, h, n):
-    """Samples of g that differ from r outside the fourth line's n cells."""
+def line_diff(r, g, w, h, n=None):
+    """Pixels of g that differ from r inside the fourth text line (its
+    first n cells, or all of it from the text's left edge), and outside."""
     y0 = TEXT_Y + LINE_STEP * 3
-    bad = 0
+    x1 = w if n is None else TEXT_X + CELL_W * n
+    inside = outside = 0
     for y in range(h):
         for x in range(w):
             o = 3 * (y * w + x)
-            inside = y0 <= y < y0 + CELL_H and TEXT_X <= x < TEXT_X + CELL_W * n
-            if not inside and g[o:o + 3] != r[o:o + 3]:
-                bad += 1
-    return bad
+            if g[o:o + 3] != r[o:o + 3]:
+                if y0 <= y < y0 + CELL_H and TEXT_X <= x < x1:
+                    inside += 1
+                else:
+                    outside += 1
+    return inside, outside
 
 
 def cmd_text(a):
@@ -171,7 +165,7 @@ def cmd_text(a):
     lines = [(r, 1, f"{w}x{h} 30fps RGB3"), (r, 2, "B128 C128 S156 H0")]
     frames = [(load(a[i], w, h), a[i + 1]) for i in range(4, len(a), 2)]
     lines += [(g, 3, t) for g, t in frames]
-    bad = text_diff(r, frames[0][0], w, h, len(frames[0][1]))
+    _, bad = line_diff(r, frames[0][0], w, h, len(frames[0][1]))
     if bad:
         return result(False, name, f"{bad} pixels changed outside the "
                       f"fourth line's {len(frames[0][1])} cells")
