@@ -139,6 +139,14 @@ boot() {
 		"$PWD/tests/guest/deb.sh"
 }
 
+# install_deb ROOT: apt install ./the package (copied to ROOT's /tmp), with
+# its recommends, as apt installs by default (the root's apt is told not
+# to): openssl, without which dkms cannot make its key
+install_deb() {
+	in_root "$1" sh -c "cd /tmp && apt-get install -y -q \
+		-o APT::Install-Recommends=true ./$deb"
+}
+
 # dkms_has ROOT KVER: DKMS says vivi is installed for KVER
 dkms_has() {
 	in_root "$1" dkms status -m vivi -v "$ver" -k "$2" 2>/dev/null |
@@ -202,11 +210,7 @@ suite() {
 	# install
 	t1=$(date +%s)
 	cp "$BUILD/$deb" "$r/tmp/"
-	# with its recommends, as apt installs by default (the root's apt is
-	# told not to): openssl, without which dkms cannot make its key
-	if in_root "$r" sh -c "cd /tmp && apt-get install -y -q \
-		-o APT::Install-Recommends=true ./$deb" \
-		>"$d/install.log" 2>&1; then
+	if install_deb "$r" >"$d/install.log" 2>&1; then
 		pass "$s: apt install ./$deb"
 	else
 		fail "$s: apt install ./$deb" "$(tail -n 3 "$d/install.log" | tr '\n' ' ')"
@@ -296,8 +300,7 @@ suite() {
 	fi
 	no_leftovers "$s: purge leaves no file behind" "$d"
 	# the README's way: apt purge straight from installed
-	if in_root "$r" sh -c "cd /tmp && apt-get install -y -q \
-		-o APT::Install-Recommends=true ./$deb" >"$d/install2.log" 2>&1 &&
+	if install_deb "$r" >"$d/install2.log" 2>&1 &&
 		dkms_has "$r" "$k1" &&
 		in_root "$r" apt-get purge -y -q vivi-dkms >"$d/purge2.log" 2>&1; then
 		pass "$s: apt install again (DKMS builds for $k1), then apt purge vivi-dkms"
