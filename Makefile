@@ -9,7 +9,9 @@
 #   make check        the whole test suite (installs what it needs)
 #   make check STAGES="check-formats"  only these VM stages (tests/README.md),
 #                     after a plain build and make tools; HOST_STEPS=1 adds
-#                     the host steps, NEWEST=1 the newest kernel's boot
+#                     the host steps, NEWEST=1 the newest kernel's boot;
+#                     PARTS="padding|inputs" only the stages' parts whose
+#                     "== part" name matches that regular expression
 #   make check-full   the suite plus the long compliance matrix, check-deb
 #                     and check-fresh
 #   make check-kernels every Debian kernel from bullseye to experimental,
@@ -20,13 +22,15 @@
 #   make check-mutants plant known defects one at a time, show make check
 #                     catches each (MUTANTS="1 5" for some; about an hour)
 #   make tools        the C test tools, into BUILD/tools
+#   make unit         the unit tests in userspace; T=pack only the test
+#                     binaries whose name contains "pack" (T="pack config")
 #   make fuzz         the ioctl fuzzer alone in the VM, FUZZ_SECS (600) long
 #   make bench-vm     vivi against vivid in the VM: docs/benchmarks.md
 #   sudo make load    load on this machine (V4L2 core modules first)
 #   sudo make install install to /lib/modules/KVER/updates, then depmod
 #   sudo make dkms    register with DKMS (/usr/src/vivi-VERSION), build, install
 #   make deb          the vivi-dkms package: BUILD/vivi-dkms_VERSION_all.deb
-#   make sign SIGN_KEY=K SIGN_CERT=C  sign vivi.ko (Secure Boot, README)
+#   make sign SIGN_KEY=K SIGN_CERT=C  sign vivi.ko (Secure Boot, docs/install.md)
 #   make lint         checkpatch --strict, kernel-doc and sparse
 
 # The running kernel if its headers are installed, else Debian's default
@@ -73,10 +77,14 @@ run: deps-run
 # check-kernel the newest kernel's VM) after a plain build and the tools;
 # HOST_STEPS=1 adds the strict build, unit tests, lint, DKMS and make install;
 # NEWEST=1 the newest kernel's boot. VIVI_STAGES is the same as STAGES.
+# PARTS="regex" runs only the parts of those stages whose "== part" name
+# matches (case aside); the others are skipped, and so is their count in
+# tests/manifest.txt.
 STAGES ?=
 HOST_STEPS ?=
 NEWEST ?=
-export STAGES HOST_STEPS NEWEST
+PARTS ?=
+export STAGES HOST_STEPS NEWEST PARTS
 
 check: deps
 	tests/check.sh
@@ -143,6 +151,8 @@ $(BUILD)/tools/vivi-transit: tests/tools/vivi-transit.c tests/tools/vivi-tool.h 
 		-Itests/shim -I. -o $@ tests/tools/vivi-transit.c \
 		tests/unit/tfmt.c -ljpeg -lm
 
+# T="word ..." (make unit T=pack): only the unit test binaries whose name
+# contains one of the words
 unit:
 	$(MAKE) -C tests/unit
 
@@ -163,7 +173,7 @@ unload:
 
 # INSTALL_MOD_PATH=DIR installs into DIR/lib/modules/KVER instead. Debian's
 # headers carry neither the kernel's signing key (sign with a MOK instead,
-# see README) nor System.map (kbuild skips depmod): so no signing, and
+# see docs/install.md) nor System.map (kbuild skips depmod): so no signing, and
 # depmod here.
 install: modules
 	$(MAKE) -C $(KDIR) M=$(CURDIR) INSTALL_MOD_DIR=updates \
@@ -211,7 +221,7 @@ deb: deps-deb
 
 # make sign SIGN_KEY=MOK.priv SIGN_CERT=MOK.der: sign vivi.ko with the
 # kernel's own sign-file (from KVER's headers or kbuild package), for
-# Secure Boot (README). SIGN_HASH is the kernel's CONFIG_MODULE_SIG_HASH.
+# Secure Boot (docs/install.md). SIGN_HASH is the kernel's CONFIG_MODULE_SIG_HASH.
 SIGN_KEY ?=
 SIGN_CERT ?=
 SIGN_FILE ?= $(firstword $(wildcard $(KDIR)/scripts/sign-file \

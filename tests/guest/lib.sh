@@ -8,6 +8,64 @@ KO=${VIVI_KO:-$SRC/vivi.ko}
 GUEST=$SRC/tests/guest
 export PATH="$TOOLS:$PATH"
 
+# VIVI_PARTS (make check PARTS=...): an extended regular expression, case
+# aside. A stage (check-*.sh) then runs only the parts whose name matches,
+# a part being its lines from 'stage_start NAME' to 'stage_end'; the lines
+# outside parts (loading vivi, shared set-up) still run. parts_script
+# rewrites the stage so that each part reads "if parts_want NAME; then
+# stage_start NAME ... stage_end; fi", and the stage runs again from that
+# copy with the same $0. A stage whose part names (as written) all miss is
+# skipped whole. Either way it prints "=== filtered", so that
+# tests/manifest.sh does not hold it to its full count.
+parts_want() {
+	grep -Eiq -- "$VIVI_PARTS" <<<"$1" && return 0
+	echo "== $1: skipped (PARTS)"
+	return 1
+}
+
+# parts_script FILE: FILE with each part wrapped in "if parts_want"; fails
+# if its stage_start and stage_end lines do not pair
+parts_script() {
+	awk '
+	function fail(why) { printf "%s:%d: %s\n", FILENAME, FNR, why > "/dev/stderr"; bad = 1; exit 1 }
+	/^[ \t]*stage_start[ \t]/ {
+		if (open) fail("stage_start inside a part")
+		match($0, /^[ \t]*stage_start/)
+		args = substr($0, RLENGTH + 1)
+		if (args !~ /^[ \t]+("[^"]*"|[^ \t;#&|"'"'"']+)[ \t]*$/)
+			fail("stage_start takes one word or one \"quoted name\" alone")
+		match($0, /^[ \t]*/)
+		print substr($0, 1, RLENGTH) "if parts_want" args "; then stage_start" args
+		open = 1
+		next
+	}
+	/^[ \t]*stage_end[ \t]*$/ {
+		if (!open) fail("stage_end outside a part")
+		print $0 "; fi"
+		open = 0
+		next
+	}
+	{ print }
+	END { if (!bad && open) fail("a part without stage_end") }' "$1"
+}
+
+# parts_names FILE: the names of FILE's parts, as written, quotes removed
+parts_names() {
+	sed -n 's/^[ \t]*stage_start[ \t]*//p' "$1" | tr -d '"'"'"
+}
+
+if [ -n "${VIVI_PARTS:-}" ] && [[ ${0##*/} == check-*.sh ]] &&
+	[ "${VIVI_PARTS_OF:-}" != "$0" ]; then
+	if ! grep -Eiq -- "$VIVI_PARTS" <<<"$(parts_names "$0")"; then
+		echo "=== filtered: no part of ${0##*/} matches PARTS='$VIVI_PARTS': stage skipped"
+		exit 0
+	fi
+	echo "=== filtered: only the parts of ${0##*/} matching PARTS='$VIVI_PARTS'"
+	VIVI_PARTS_FILE=$(mktemp /tmp/parts.XXXXXX) || exit 1
+	parts_script "$0" >"$VIVI_PARTS_FILE" || exit 1
+	VIVI_PARTS_OF=$0 exec bash -c 'f=$1; shift; . "$f"' "$0" "$VIVI_PARTS_FILE" "$@"
+fi
+
 # What vivi must offer: the one independent expectation of its formats,
 # sizes and rates. check-clients asserts ENUM_FMT, ENUM_FRAMESIZES and
 # ENUM_FRAMEINTERVALS against it (on both kernels), check-formats the sizes
