@@ -30,7 +30,8 @@
 #   sudo make install install to /lib/modules/KVER/updates, then depmod
 #   sudo make dkms    register with DKMS (/usr/src/vivi-VERSION), build, install
 #   make deb          the vivi-dkms package: BUILD/vivi-dkms_VERSION_all.deb
-#   make sign SIGN_KEY=K SIGN_CERT=C  sign vivi.ko (Secure Boot, docs/install.md)
+#   make sign SIGN_KEY=K SIGN_CERT=C  sign vivi.ko (Secure Boot:
+#                     docs/install.md)
 #   make lint         checkpatch --strict, kernel-doc and sparse
 
 # The running kernel if its headers are installed, else Debian's default
@@ -173,8 +174,8 @@ unload:
 
 # INSTALL_MOD_PATH=DIR installs into DIR/lib/modules/KVER instead. Debian's
 # headers carry neither the kernel's signing key (sign with a MOK instead,
-# see docs/install.md) nor System.map (kbuild skips depmod): so no signing, and
-# depmod here.
+# see docs/install.md) nor System.map (kbuild skips depmod): so no
+# signing, and depmod here.
 install: modules
 	$(MAKE) -C $(KDIR) M=$(CURDIR) INSTALL_MOD_DIR=updates \
 		CONFIG_MODULE_SIG_ALL= modules_install
@@ -221,7 +222,8 @@ deb: deps-deb
 
 # make sign SIGN_KEY=MOK.priv SIGN_CERT=MOK.der: sign vivi.ko with the
 # kernel's own sign-file (from KVER's headers or kbuild package), for
-# Secure Boot (docs/install.md). SIGN_HASH is the kernel's CONFIG_MODULE_SIG_HASH.
+# Secure Boot (docs/install.md). SIGN_HASH is the kernel's
+# CONFIG_MODULE_SIG_HASH.
 SIGN_KEY ?=
 SIGN_CERT ?=
 SIGN_FILE ?= $(firstword $(wildcard $(KDIR)/scripts/sign-file \

@@ -27,7 +27,11 @@ parts_want() {
 # if its stage_start and stage_end lines do not pair
 parts_script() {
 	awk '
-	function fail(why) { printf "%s:%d: %s\n", FILENAME, FNR, why > "/dev/stderr"; bad = 1; exit 1 }
+	function fail(why) {
+		printf "%s:%d: %s\n", FILENAME, FNR, why > "/dev/stderr"
+		bad = 1
+		exit 1
+	}
 	/^[ \t]*stage_start[ \t]/ {
 		if (open) fail("stage_start inside a part")
 		match($0, /^[ \t]*stage_start/)
@@ -63,7 +67,8 @@ if [ -n "${VIVI_PARTS:-}" ] && [[ ${0##*/} == check-*.sh ]] &&
 	echo "=== filtered: only the parts of ${0##*/} matching PARTS='$VIVI_PARTS'"
 	VIVI_PARTS_FILE=$(mktemp /tmp/parts.XXXXXX) || exit 1
 	parts_script "$0" >"$VIVI_PARTS_FILE" || exit 1
-	VIVI_PARTS_OF=$0 exec bash -c 'f=$1; shift; . "$f"' "$0" "$VIVI_PARTS_FILE" "$@"
+	VIVI_PARTS_OF=$0 exec bash -c 'f=$1; shift; . "$f"' "$0" \
+		"$VIVI_PARTS_FILE" "$@"
 fi
 
 # What vivi must offer: the one independent expectation of its formats,
