@@ -2,8 +2,8 @@
 /*
  * vivi - a virtual V4L2 capture device that serves test patterns
  *
- * This file: module parameters, the configuration of each device parsed
- * from them, and device registration. The stream lives in vivi_stream.c,
+ * This file: module parameters, the configuration of each device made
+ * from them (vivi_config.c), and device registration. The stream lives in vivi_stream.c,
  * the ioctls in vivi_ioctl.c, the formats in vivi_fmt.c.
  */
 
@@ -20,9 +20,6 @@
 
 #include "vivi.h"
 #include "vivi_compat.h"
-
-/* the V4L2 core has this many minor numbers per node type (v4l2-dev.c) */
-#define VIVI_VIDEO_NR_LIMIT	256
 
 static unsigned int n_devs = 1;
 module_param(n_devs, uint, 0444);
@@ -345,18 +342,29 @@ static void vivi_plug_debugfs_remove(void)
 
 /* Module parameters */
 
+/*
+ * The parameter behind each setting of a device's config, for the log:
+ * card_label and video_nr have an entry per device, the others apply to
+ * every device
+ */
+static const struct {
+	const char *name;
+	bool per_dev;
+} vivi_params[VIVI_CONFIG_ATTRS] = {
+	[VIVI_CONFIG_LABEL] = { "card_label", true },
+	[VIVI_CONFIG_VIDEO_NR] = { "video_nr", true },
+	[VIVI_CONFIG_INPUTS] = { "n_inputs" },
+	[VIVI_CONFIG_FORMATS] = { "formats" },
+	[VIVI_CONFIG_HDMI_INPUT] = { "hdmi_input" },
+	[VIVI_CONFIG_FAULT_CONTROLS] = { "fault_controls" },
+};
+
+/* The parameters that are no device's setting */
 static int vivi_check_params(void)
 {
-	unsigned int i;
-
 	if (n_devs < 1 || n_devs > VIVI_MAX_DEVS) {
 		pr_err("vivi: n_devs=%u is out of range 1..%u\n", n_devs,
 		       VIVI_MAX_DEVS);
-		return -EINVAL;
-	}
-	if (n_inputs < 1 || n_inputs > VIVI_MAX_INPUTS) {
-		pr_err("vivi: n_inputs=%u is out of range 1..%u\n",
-		       n_inputs, VIVI_MAX_INPUTS);
 		return -EINVAL;
 	}
 	if (fail_dev < -1 || fail_dev >= (int)n_devs) {
@@ -368,38 +376,54 @@ static int vivi_check_params(void)
 		pr_err("vivi: debug=%u is out of range 0..3\n", vivi_debug);
 		return -EINVAL;
 	}
-	for (i = 0; i < VIVI_MAX_DEVS; i++) {
-		if (video_nr[i] < -1 || video_nr[i] >= VIVI_VIDEO_NR_LIMIT) {
-			pr_err("vivi: video_nr[%u]=%d is out of range -1..%d\n",
-			       i, video_nr[i], VIVI_VIDEO_NR_LIMIT - 1);
-			return -EINVAL;
-		}
-		if (card_label[i] && strlen(card_label[i]) >= VIVI_NAME_LEN) {
-			pr_err("vivi: card_label[%u] is longer than %zu characters\n",
-			       i, VIVI_NAME_LEN - 1);
-			return -EINVAL;
-		}
-	}
 	return 0;
 }
 
-/* Device @inst's configuration from the (checked) module parameters */
-static void vivi_config_init(struct vivi_config *cfg, unsigned int inst,
-			     const struct vivi_fmt_list *formats)
+/*
+ * Device @inst's configuration: the defaults, then each parameter through
+ * its setter, then the check of the whole. A refusal is logged with the
+ * parameter's name (and the device's index, for per-device parameters).
+ */
+static int vivi_param_config(struct vivi_config *cfg, unsigned int inst)
 {
-	memset(cfg, 0, sizeof(*cfg));
-	if (card_label[inst] && *card_label[inst])
-		strscpy(cfg->card_label, card_label[inst],
-			sizeof(cfg->card_label));
-	else
-		snprintf(cfg->card_label, sizeof(cfg->card_label), "%s %u",
-			 VIVI_DRV_NAME, inst);
-	cfg->video_nr = video_nr[inst];
-	cfg->n_inputs = n_inputs;
-	cfg->formats = *formats;
+	struct vivi_config_why why;
+	int ret;
+
+	vivi_config_defaults(cfg, inst);
+	vivi_config_set_hdmi_input(cfg, hdmi_input);
+	vivi_config_set_fault_controls(cfg, fault_controls);
 	cfg->fail_probe = fail_dev == inst;
-	cfg->fault_controls = fault_controls;
-	cfg->hdmi_input = hdmi_input;
+	ret = vivi_config_set_inputs(cfg, n_inputs, &why) ?:
+	      vivi_config_set_video_nr(cfg, video_nr[inst], &why) ?:
+	      vivi_config_parse_formats(cfg, formats_param, &why);
+	/* an empty card_label entry keeps the default */
+	if (!ret && card_label[inst] && *card_label[inst])
+		ret = vivi_config_set_label(cfg, card_label[inst], &why);
+	if (!ret)
+		ret = vivi_config_validate(cfg, &why);
+	if (!ret)
+		return 0;
+	if (vivi_params[why.attr].per_dev)
+		pr_err("vivi: %s[%u]%s\n", vivi_params[why.attr].name, inst,
+		       why.text);
+	else
+		pr_err("vivi: %s%s\n", vivi_params[why.attr].name, why.text);
+	return ret;
+}
+
+/*
+ * Every parameter is checked before any device is made, entries of
+ * card_label and video_nr past n_devs too: a typo there fails the load
+ */
+static int vivi_check_configs(void)
+{
+	struct vivi_config cfg;
+	unsigned int inst;
+	int ret = vivi_check_params();
+
+	for (inst = 0; !ret && inst < VIVI_MAX_DEVS; inst++)
+		ret = vivi_param_config(&cfg, inst);
+	return ret;
 }
 
 static void vivi_unregister_devs(void)
@@ -450,16 +474,13 @@ static void vivi_node_go_live(struct platform_device *pdev)
 
 static int __init vivi_init(void)
 {
-	struct vivi_fmt_list formats;
 	struct vivi_config cfg;
 	unsigned int i;
 	int ret;
 
 	ret = vivi_fmt_check_table();
 	if (!ret)
-		ret = vivi_check_params();
-	if (!ret)
-		ret = vivi_fmt_list_parse(&formats, formats_param);
+		ret = vivi_check_configs();
 	if (ret)
 		return ret;
 
@@ -469,8 +490,9 @@ static int __init vivi_init(void)
 		goto remove_debugfs;
 
 	for (i = 0; i < n_devs; i++) {
-		vivi_config_init(&cfg, i, &formats);
-		ret = vivi_register_dev(i, &cfg);
+		ret = vivi_param_config(&cfg, i);
+		if (!ret)
+			ret = vivi_register_dev(i, &cfg);
 		if (ret)
 			goto unregister;
 	}
