@@ -23,7 +23,6 @@
 #include "vivi_jpeg.h"
 
 #define VIVI_DRV_NAME		"vivi"
-#define VIVI_MAX_DEVS		16
 /*
  * The generator thread holds one buffer while it draws ahead, so an
  * application with this many gets seven frame periods to requeue, enough
