@@ -17,15 +17,12 @@
 #include <media/v4l2-dev.h>
 #include <media/videobuf2-v4l2.h>
 
+#include "vivi_config.h"
 #include "vivi_fmt.h"
 #include "vivi_gen.h"
 #include "vivi_jpeg.h"
 
 #define VIVI_DRV_NAME		"vivi"
-#define VIVI_MAX_DEVS		16
-#define VIVI_MAX_INPUTS		4
-/* the size of a card label: video_device.name (32 or 64 bytes, by kernel) */
-#define VIVI_NAME_LEN		sizeof_field(struct video_device, name)
 /*
  * The generator thread holds one buffer while it draws ahead, so an
  * application with this many gets seven frame periods to requeue, enough
@@ -60,31 +57,6 @@ extern unsigned int vivi_debug;
 
 #define vivi_dbg(level, vivi, fmt, arg...) \
 	v4l2_dbg(level, vivi_debug, &(vivi)->v4l2_dev, fmt, ##arg)
-
-/**
- * struct vivi_config - how one device is set up, from the module parameters
- * @card_label: the card name, as QUERYCAP reports it
- * @video_nr: the /dev/videoN number asked for, -1 for the first free one
- * @n_inputs: the number of camera inputs, 1 to VIVI_MAX_INPUTS
- * @formats: the formats offered, in ENUM_FMT order
- * @fail_probe: testing only: fail the probe once fully registered
- * @fault_controls: also offer the fault knobs as controls (opt-in)
- * @hdmi_input: one more input after the cameras, an HDMI-like one whose
- *	timings the source sets (see vivi_dv.c)
- *
- * Parsed and checked once when the module loads, then handed to the device
- * as platform data; the device keeps its own copy, so no ioctl reads a
- * module parameter.
- */
-struct vivi_config {
-	char card_label[VIVI_NAME_LEN];
-	int video_nr;
-	unsigned int n_inputs;
-	struct vivi_fmt_list formats;
-	bool fail_probe;
-	bool fault_controls;
-	bool hdmi_input;
-};
 
 /**
  * struct vivi_buffer - a capture buffer and its place in the queue

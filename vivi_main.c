@@ -2,9 +2,11 @@
 /*
  * vivi - a virtual V4L2 capture device that serves test patterns
  *
- * This file: module parameters, the configuration of each device parsed
- * from them, and device registration. The stream lives in vivi_stream.c,
- * the ioctls in vivi_ioctl.c, the formats in vivi_fmt.c.
+ * This file: the module parameters, which become one configuration per
+ * device (vivi_config.c) and the devices made from them (vivi_dev.c), and
+ * the platform driver that sets a device up and tears it down. The stream
+ * lives in vivi_stream.c, the ioctls in vivi_ioctl.c, the formats in
+ * vivi_fmt.c.
  */
 
 #include <linux/debugfs.h>
@@ -20,13 +22,11 @@
 
 #include "vivi.h"
 #include "vivi_compat.h"
-
-/* the V4L2 core has this many minor numbers per node type (v4l2-dev.c) */
-#define VIVI_VIDEO_NR_LIMIT	256
+#include "vivi_dev.h"
 
 static unsigned int n_devs = 1;
 module_param(n_devs, uint, 0444);
-MODULE_PARM_DESC(n_devs, " number of devices, 1 to 16 (default 1)");
+MODULE_PARM_DESC(n_devs, " number of devices, 0 to 64 (default 1)");
 
 static int video_nr[VIVI_MAX_DEVS] = { [0 ... VIVI_MAX_DEVS - 1] = -1 };
 module_param_array(video_nr, int, NULL, 0444);
@@ -57,8 +57,6 @@ static int fail_dev = -1;
 module_param(fail_dev, int, 0444);
 MODULE_PARM_DESC(fail_dev, " testing only: the probe of this device fails once fully registered, so the load unwinds; -1 = none (default)");
 
-static struct platform_device *vivi_pdevs[VIVI_MAX_DEVS];
-static int vivi_probe_err[VIVI_MAX_DEVS];
 static struct dentry *vivi_debugfs_root;
 /* set once the load cannot fail: a probe after that registers its node */
 static bool vivi_nodes_live;
@@ -188,6 +186,31 @@ static int vivi_node_register(struct vivi_dev *vivi)
 	return 0;
 }
 
+/*
+ * The one teardown, for a probe that fails once the V4L2 device is
+ * registered and for remove (an unplug, a sysfs unbind, a destroyed
+ * device, the module's unload), as uvcvideo's probe error path and
+ * disconnect share theirs. Whatever was set up goes; the memory goes with
+ * the last reference, in vivi_release().
+ */
+static void vivi_teardown(struct vivi_dev *vivi)
+{
+	struct vivi_config *cfg = dev_get_platdata(&vivi->pdev->dev);
+
+	debugfs_remove_recursive(vivi->debugfs);
+	vivi->debugfs = NULL;
+	/* the node is registered only once the module has loaded */
+	if (video_is_registered(&vivi->cap.vdev)) {
+		/* a replug (or sysfs bind) brings the node back as the same number */
+		cfg->video_nr = vivi->cap.vdev.num;
+		v4l2_info(&vivi->v4l2_dev, "removing %s\n",
+			  video_device_node_name(&vivi->cap.vdev));
+		/* stops streaming; the memory goes when the last file closes */
+		vb2_video_unregister_device(&vivi->cap.vdev);
+	}
+	v4l2_device_put(&vivi->v4l2_dev);
+}
+
 static int vivi_probe(struct platform_device *pdev)
 {
 	const struct vivi_config *cfg = dev_get_platdata(&pdev->dev);
@@ -228,7 +251,7 @@ static int vivi_probe(struct platform_device *pdev)
 	return 0;
 
 put_dev:
-	v4l2_device_put(&vivi->v4l2_dev);
+	vivi_teardown(vivi);
 	return ret;
 free_vivi:
 	mutex_destroy(&vivi->lock);
@@ -239,20 +262,7 @@ free_vivi:
 
 static void vivi_remove(struct platform_device *pdev)
 {
-	struct vivi_dev *vivi = platform_get_drvdata(pdev);
-	struct vivi_config *cfg = dev_get_platdata(&pdev->dev);
-
-	debugfs_remove_recursive(vivi->debugfs);
-	/* a load that failed never registered the node */
-	if (video_is_registered(&vivi->cap.vdev)) {
-		/* a replug (or sysfs bind) brings the node back as the same number */
-		cfg->video_nr = vivi->cap.vdev.num;
-		v4l2_info(&vivi->v4l2_dev, "removing %s\n",
-			  video_device_node_name(&vivi->cap.vdev));
-		/* stops streaming; the memory goes when the last file closes */
-		vb2_video_unregister_device(&vivi->cap.vdev);
-	}
-	v4l2_device_put(&vivi->v4l2_dev);
+	vivi_teardown(platform_get_drvdata(pdev));
 }
 
 VIVI_PLATFORM_REMOVE_INT(vivi_remove)
@@ -261,8 +271,7 @@ static int vivi_probe_recorded(struct platform_device *pdev)
 {
 	int ret = vivi_probe(pdev);
 
-	if (pdev->id >= 0 && pdev->id < VIVI_MAX_DEVS)
-		vivi_probe_err[pdev->id] = ret;
+	vivi_dev_probed(pdev, ret);
 	return ret;
 }
 
@@ -274,162 +283,90 @@ static struct platform_driver vivi_pdrv = {
 	},
 };
 
-/*
- * Unplug and replug, as with a USB camera: debugfs vivi/unplug and
- * vivi/replug take a device number. Unplugging puts the queue in error
- * (blocked DQBUF and poll wake with EIO and POLLERR) and unbinds the device:
- * the stream stops, queued buffers come back with ERROR,
- * the node is unregistered and its open files fail with ENODEV. Replugging
- * binds it again, with the same node number once every old file is closed.
- */
-static struct dentry *vivi_plug_files[2];
-
-static ssize_t vivi_plug_write(struct file *file, const char __user *ubuf,
-			       size_t len, loff_t *ppos)
-{
-	bool replug = file->private_data == &vivi_plug_files[1];
-	struct platform_device *pdev;
-	struct vivi_dev *vivi;
-	unsigned int inst;
-	int ret;
-
-	ret = kstrtouint_from_user(ubuf, len, 10, &inst);
-	if (ret || inst >= VIVI_MAX_DEVS || !vivi_pdevs[inst]) {
-		pr_info("vivi: %s: takes the number of a device, 0 to %u\n",
-			replug ? "replug" : "unplug", n_devs - 1);
-		return ret ?: -ENODEV;
-	}
-	pdev = vivi_pdevs[inst];
-	if (replug) {
-		ret = device_attach(&pdev->dev);
-		if (ret < 0)
-			return ret;
-		return ret ? len : -EIO;
-	}
-	/* the queue errs first, as uvcvideo's does when the USB device goes */
-	device_lock(&pdev->dev);
-	vivi = platform_get_drvdata(pdev);
-	if (vivi)
-		vb2_queue_error(&vivi->cap.queue);
-	device_unlock(&pdev->dev);
-	if (!vivi)
-		return -ENODEV;
-	device_release_driver(&pdev->dev);
-	return len;
-}
-
-static const struct file_operations vivi_plug_fops = {
-	.owner = THIS_MODULE,
-	.open = simple_open,
-	.write = vivi_plug_write,
-};
-
-static void vivi_plug_debugfs(void)
-{
-	vivi_plug_files[0] = debugfs_create_file("unplug", 0200,
-						 vivi_debugfs_root,
-						 &vivi_plug_files[0],
-						 &vivi_plug_fops);
-	vivi_plug_files[1] = debugfs_create_file("replug", 0200,
-						 vivi_debugfs_root,
-						 &vivi_plug_files[1],
-						 &vivi_plug_fops);
-}
-
-/* Waits for a running unplug or replug, so none races the unload */
-static void vivi_plug_debugfs_remove(void)
-{
-	debugfs_remove(vivi_plug_files[0]);
-	debugfs_remove(vivi_plug_files[1]);
-}
-
 /* Module parameters */
 
+/*
+ * The parameter behind each setting of a device's config, for the log:
+ * card_label and video_nr have an entry per device, the others apply to
+ * every device
+ */
+static const struct {
+	const char *name;
+	bool per_dev;
+} vivi_params[VIVI_CONFIG_ATTRS] = {
+	[VIVI_CONFIG_LABEL] = { "card_label", true },
+	[VIVI_CONFIG_VIDEO_NR] = { "video_nr", true },
+	[VIVI_CONFIG_INPUTS] = { "n_inputs" },
+	[VIVI_CONFIG_FORMATS] = { "formats" },
+	[VIVI_CONFIG_HDMI_INPUT] = { "hdmi_input" },
+	[VIVI_CONFIG_FAULT_CONTROLS] = { "fault_controls" },
+};
+
+/* The parameters that are no device's setting */
 static int vivi_check_params(void)
 {
-	unsigned int i;
-
-	if (n_devs < 1 || n_devs > VIVI_MAX_DEVS) {
-		pr_err("vivi: n_devs=%u is out of range 1..%u\n", n_devs,
+	if (n_devs > VIVI_MAX_DEVS) {
+		pr_err("vivi: n_devs=%u is out of range 0..%u\n", n_devs,
 		       VIVI_MAX_DEVS);
 		return -EINVAL;
 	}
-	if (n_inputs < 1 || n_inputs > VIVI_MAX_INPUTS) {
-		pr_err("vivi: n_inputs=%u is out of range 1..%u\n",
-		       n_inputs, VIVI_MAX_INPUTS);
-		return -EINVAL;
-	}
 	if (fail_dev < -1 || fail_dev >= (int)n_devs) {
-		pr_err("vivi: fail_dev=%d is out of range -1..%u\n", fail_dev,
-		       n_devs - 1);
+		pr_err("vivi: fail_dev=%d is out of range -1..%d\n", fail_dev,
+		       (int)n_devs - 1);
 		return -EINVAL;
 	}
 	if (vivi_debug > 3) {
 		pr_err("vivi: debug=%u is out of range 0..3\n", vivi_debug);
 		return -EINVAL;
 	}
-	for (i = 0; i < VIVI_MAX_DEVS; i++) {
-		if (video_nr[i] < -1 || video_nr[i] >= VIVI_VIDEO_NR_LIMIT) {
-			pr_err("vivi: video_nr[%u]=%d is out of range -1..%d\n",
-			       i, video_nr[i], VIVI_VIDEO_NR_LIMIT - 1);
-			return -EINVAL;
-		}
-		if (card_label[i] && strlen(card_label[i]) >= VIVI_NAME_LEN) {
-			pr_err("vivi: card_label[%u] is longer than %zu characters\n",
-			       i, VIVI_NAME_LEN - 1);
-			return -EINVAL;
-		}
-	}
 	return 0;
 }
 
-/* Device @inst's configuration from the (checked) module parameters */
-static void vivi_config_init(struct vivi_config *cfg, unsigned int inst,
-			     const struct vivi_fmt_list *formats)
+/*
+ * Device @inst's configuration: the defaults, then each parameter through
+ * its setter, then the check of the whole. A refusal is logged with the
+ * parameter's name (and the device's index, for per-device parameters).
+ */
+static int vivi_param_config(struct vivi_config *cfg, unsigned int inst)
 {
-	memset(cfg, 0, sizeof(*cfg));
-	if (card_label[inst] && *card_label[inst])
-		strscpy(cfg->card_label, card_label[inst],
-			sizeof(cfg->card_label));
-	else
-		snprintf(cfg->card_label, sizeof(cfg->card_label), "%s %u",
-			 VIVI_DRV_NAME, inst);
-	cfg->video_nr = video_nr[inst];
-	cfg->n_inputs = n_inputs;
-	cfg->formats = *formats;
+	struct vivi_config_why why;
+	int ret;
+
+	vivi_config_defaults(cfg, inst);
+	vivi_config_set_hdmi_input(cfg, hdmi_input);
+	vivi_config_set_fault_controls(cfg, fault_controls);
 	cfg->fail_probe = fail_dev == inst;
-	cfg->fault_controls = fault_controls;
-	cfg->hdmi_input = hdmi_input;
+	ret = vivi_config_set_inputs(cfg, n_inputs, &why) ?:
+	      vivi_config_set_video_nr(cfg, video_nr[inst], &why) ?:
+	      vivi_config_parse_formats(cfg, formats_param, &why);
+	/* an empty card_label entry keeps the default */
+	if (!ret && card_label[inst] && *card_label[inst])
+		ret = vivi_config_set_label(cfg, card_label[inst], &why);
+	if (!ret)
+		ret = vivi_config_validate(cfg, &why);
+	if (!ret)
+		return 0;
+	if (vivi_params[why.attr].per_dev)
+		pr_err("vivi: %s[%u]%s\n", vivi_params[why.attr].name, inst,
+		       why.text);
+	else
+		pr_err("vivi: %s%s\n", vivi_params[why.attr].name, why.text);
+	return ret;
 }
 
-static void vivi_unregister_devs(void)
+/*
+ * Every parameter is checked before any device is made, entries of
+ * card_label and video_nr past n_devs too: a typo there fails the load
+ */
+static int vivi_check_configs(void)
 {
-	int i;
+	struct vivi_config cfg;
+	unsigned int inst;
+	int ret = vivi_check_params();
 
-	for (i = VIVI_MAX_DEVS - 1; i >= 0; i--) {
-		platform_device_unregister(vivi_pdevs[i]);
-		vivi_pdevs[i] = NULL;
-	}
-}
-
-/* One platform device per instance; its platform data is a copy of @cfg */
-static int vivi_register_dev(unsigned int inst, const struct vivi_config *cfg)
-{
-	struct platform_device *pdev;
-
-	pdev = platform_device_register_data(NULL, VIVI_DRV_NAME, inst, cfg,
-					     sizeof(*cfg));
-	if (IS_ERR(pdev))
-		return PTR_ERR(pdev);
-	vivi_pdevs[inst] = pdev;
-	/* a failed probe leaves the device unbound: fail the load */
-	if (vivi_probe_err[inst] || !platform_get_drvdata(pdev)) {
-		int ret = vivi_probe_err[inst] ?: -ENODEV;
-
-		pr_err("vivi: device %u failed to probe: %d\n", inst, ret);
-		return ret;
-	}
-	return 0;
+	for (inst = 0; !ret && inst < VIVI_MAX_DEVS; inst++)
+		ret = vivi_param_config(&cfg, inst);
+	return ret;
 }
 
 /*
@@ -448,18 +385,37 @@ static void vivi_node_go_live(struct platform_device *pdev)
 	}
 }
 
+/*
+ * The devices of the parameters, IDs 0 to n_devs - 1. Their nodes go live
+ * only once every one has probed: once registered, any process (udev's
+ * v4l_id, PipeWire) may open a node, and a failed load would free the
+ * module under that file.
+ */
+static int vivi_create_param_devs(void)
+{
+	struct vivi_config cfg;
+	unsigned int inst;
+	int ret;
+
+	for (inst = 0; inst < n_devs; inst++) {
+		ret = vivi_param_config(&cfg, inst);
+		if (!ret)
+			ret = vivi_dev_create(&cfg);
+		if (ret < 0)
+			return ret;
+	}
+	vivi_nodes_live = true;
+	vivi_dev_for_each(vivi_node_go_live);
+	return 0;
+}
+
 static int __init vivi_init(void)
 {
-	struct vivi_fmt_list formats;
-	struct vivi_config cfg;
-	unsigned int i;
 	int ret;
 
 	ret = vivi_fmt_check_table();
 	if (!ret)
-		ret = vivi_check_params();
-	if (!ret)
-		ret = vivi_fmt_list_parse(&formats, formats_param);
+		ret = vivi_check_configs();
 	if (ret)
 		return ret;
 
@@ -467,21 +423,14 @@ static int __init vivi_init(void)
 	ret = platform_driver_register(&vivi_pdrv);
 	if (ret)
 		goto remove_debugfs;
-
-	for (i = 0; i < n_devs; i++) {
-		vivi_config_init(&cfg, i, &formats);
-		ret = vivi_register_dev(i, &cfg);
-		if (ret)
-			goto unregister;
-	}
-	vivi_nodes_live = true;
-	for (i = 0; i < n_devs; i++)
-		vivi_node_go_live(vivi_pdevs[i]);
-	vivi_plug_debugfs();
+	ret = vivi_create_param_devs();
+	if (ret)
+		goto destroy;
+	vivi_dev_plug_debugfs(vivi_debugfs_root);
 	return 0;
 
-unregister:
-	vivi_unregister_devs();
+destroy:
+	vivi_dev_destroy_all();
 	platform_driver_unregister(&vivi_pdrv);
 remove_debugfs:
 	debugfs_remove_recursive(vivi_debugfs_root);
@@ -490,8 +439,8 @@ remove_debugfs:
 
 static void __exit vivi_exit(void)
 {
-	vivi_plug_debugfs_remove();
-	vivi_unregister_devs();
+	vivi_dev_plug_debugfs_remove();
+	vivi_dev_destroy_all();
 	platform_driver_unregister(&vivi_pdrv);
 	debugfs_remove_recursive(vivi_debugfs_root);
 }

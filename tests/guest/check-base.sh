@@ -29,8 +29,7 @@ bad_param() {
 		pass "params: $name is refused"
 	fi
 }
-bad_param "n_devs=0" "n_devs=0" "n_devs=0 is out of range"
-bad_param "n_devs=17" "n_devs=17" "n_devs=17 is out of range"
+bad_param "n_devs=65" "n_devs=65" "n_devs=65 is out of range"
 bad_param "video_nr=-2" "video_nr=-2" "video_nr\\[0\\]=-2 is out of range"
 bad_param "video_nr=256" "video_nr=3,256" "video_nr\\[1\\]=256 is out of range"
 bad_param "n_inputs=5" "n_inputs=5" "n_inputs=5 is out of range"
@@ -39,6 +38,30 @@ bad_param "formats=YUYV,FOO" "formats=YUYV,FOO" "formats: unsupported format 'FO
 bad_param "formats=YUYV,YUYV" "formats=YUYV,YUYV" "formats: 'YUYV' is listed twice"
 bad_param "card_label too long" "card_label=abcdefghijklmnopqrstuvwxyz0123456" \
 	"card_label\\[0\\] is longer than 31"
+
+# n_devs=0 loads with no device, for devices made at run time; the unplug
+# knob then has no device to take
+name="params: n_devs=0 loads with no device"
+if ! out=$(insmod "$KO" n_devs=0 2>&1); then
+	fail "$name" "insmod: $out"
+elif left=$( (ls -d /sys/bus/platform/devices/vivi.*; grep -l vivi /sys/class/video4linux/*/name) 2>/dev/null) &&
+	[ -n "$left" ]; then
+	fail "$name" "left: $left"
+elif echo 0 >/sys/kernel/debug/vivi/unplug 2>/dev/null; then
+	fail "$name" "unplug 0 accepted"
+else
+	pass "$name"
+fi
+check "params: n_devs=0 unloads" unload_vivi
+# the most devices there may be, numbered 0 to 63
+check "params: insmod n_devs=64" load_vivi n_devs=64
+n=$(grep -l vivi /sys/class/video4linux/*/name 2>/dev/null | wc -l)
+if [ "$n" = 64 ] && last=$(vivi_node 63); then
+	pass "params: n_devs=64 gives 64 nodes, the last with bus info platform:vivi-63 ($last)"
+else
+	fail "params: n_devs=64 gives 64 nodes" "$n nodes, $(ls /sys/bus/platform/devices/ | grep -c vivi) devices"
+fi
+check "params: n_devs=64 unloads" unload_vivi
 
 check "load: insmod vivi.ko n_devs=2 video_nr=3,5" \
 	load_vivi n_devs=2 video_nr=3,5 "formats=$(non_nv_formats)"

@@ -8,8 +8,12 @@
 #ifndef VIVI_SHIM_LINUX_KERNEL_H
 #define VIVI_SHIM_LINUX_KERNEL_H
 
+#include <stdio.h>		/* snprintf */
 #include <linux/types.h>
 
+#ifndef BIT
+#define BIT(n)			(1UL << (n))
+#endif
 #define ARRAY_SIZE(a)		(sizeof(a) / sizeof((a)[0]))
 #define DIV_ROUND_UP(n, d)	(((n) + (d) - 1) / (d))
 #define ALIGN(x, a)		(((x) + ((a) - 1)) & ~((__typeof__(x))(a) - 1))
@@ -28,5 +32,20 @@
 #define clamp(v, lo, hi)	min(max(v, lo), hi)
 #define clamp_t(t, v, lo, hi)	min_t(t, max_t(t, v, lo), hi)
 #define U64_MAX			((u64)~0ull)
+
+/* rounds half away from zero, for either sign */
+#define DIV_ROUND_CLOSEST(x, d) ({				\
+	__typeof__(x) _drc_x = (x);				\
+	__typeof__(d) _drc_d = (d);				\
+	(((__typeof__(x))-1) > 0 || ((__typeof__(d))-1) > 0 ||	\
+	 ((_drc_x > 0) == (_drc_d > 0))) ?			\
+		(_drc_x + _drc_d / 2) / _drc_d :		\
+		(_drc_x - _drc_d / 2) / _drc_d; })
+
+/* the kernel's, whose message is optional (<linux/build_bug.h>) */
+#ifndef static_assert
+#define static_assert(expr, ...)	__vivi_static_assert(expr, ##__VA_ARGS__, #expr)
+#define __vivi_static_assert(expr, msg, ...)	_Static_assert(expr, msg)
+#endif
 
 #endif
