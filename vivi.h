@@ -90,7 +90,7 @@ struct vivi_config {
 /**
  * struct vivi_buffer - a capture buffer and its place in the queue
  * @vb: the vb2 buffer; must be first
- * @list: link in &vivi_node.buf_list
+ * @list: link in &vivi_cap.buf_list
  */
 struct vivi_buffer {
 	struct vb2_v4l2_buffer vb;
@@ -132,12 +132,41 @@ struct vivi_stats {
 struct vivi_dev;
 
 /**
- * struct vivi_node - one video node: its queue, format and frame thread
+ * enum vivi_node_type - what a video node does, and so what holds it
+ * @VIVI_NODE_CAPTURE: it serves frames to applications; a &struct vivi_cap
+ */
+enum vivi_node_type {
+	VIVI_NODE_CAPTURE,
+};
+
+/**
+ * struct vivi_node - what every video node of a device has
  * @vivi: the device this node belongs to
+ * @type: what the node does; the struct that holds this one
  * @vdev: the video node; its drvdata is this struct
- * @queue: the vb2 queue; its drv_priv is this struct
+ * @queue: the vb2 queue; its drv_priv is the struct that holds this one
+ * @fmt: the negotiated format
+ *
+ * &vivi_dev.lock serializes the node's ioctls and its queue (it is
+ * &video_device.lock and &vb2_queue.lock) and guards @fmt. A streaming
+ * node's own code may read @fmt without it: S_FMT, the only writer,
+ * returns -EBUSY while vb2_is_busy(), which is true all the while a node
+ * streams. @vivi, @type and what @vdev and @queue are set up with are
+ * fixed before the node is registered.
+ */
+struct vivi_node {
+	struct vivi_dev *vivi;
+	enum vivi_node_type type;
+	struct video_device vdev;
+	struct vb2_queue queue;
+	struct v4l2_pix_format fmt;
+};
+
+/**
+ * struct vivi_cap - a capture node: its frame thread, clock and faults
+ * @node: what every node has; @node.type is VIVI_NODE_CAPTURE
  * @buf_list: buffers queued to the driver and not yet filled
- * @thread: the generator thread while streaming, else NULL; set and cleared
+ * @thread: the frame thread while streaming, else NULL; set and cleared
  *	under &vivi_dev.lock
  * @thread_starved: the thread waits for its next deadline without a buffer
  *	to draw ahead into; the next QBUF wakes it
@@ -145,37 +174,32 @@ struct vivi_dev;
  *	this virtual sensor; it stamps @frame_end_ns and wakes the thread
  * @frame_end_ns: monotonic time at which @frame_end last fired, 0 if it did
  *	not since armed
- * @fmt: the negotiated format
  * @timeperframe: the negotiated frame interval
- * @stats: counters of the generator thread
+ * @stats: counters of the frame thread
  * @stream_start_ns: monotonic time of STREAMON
- * @scratch: memory for vivi_gen_fill() and vivi_jpeg_gen(), sized for the
- *	widest frame
+ * @scratch: the frame layer's memory (vivi_frame_scratch_size()), sized
+ *	for the widest frame
  * @faults: the faults injected into this node's stream
  * @jpeg_quality: V4L2_CID_JPEG_COMPRESSION_QUALITY, for the next frame
  * @jpeg: the MJPEG worst case at @jpeg_quality, for sizeimage
  *
- * &vivi_dev.lock guards @fmt, @thread and @jpeg. &vivi_dev.slock guards
+ * &vivi_dev.lock guards @thread and @jpeg. &vivi_dev.slock guards
  * @buf_list, @thread_starved, @timeperframe, @stats, @faults and
  * @jpeg_quality, which the thread reads or writes while streaming.
  *
- * The thread reads @fmt without a lock. That is safe because S_FMT (the
- * only writer) returns -EBUSY while vb2_is_busy(), and the thread exists
- * only between start_streaming and stop_streaming, while buffers are
- * allocated and the queue is therefore busy. @stream_start_ns and @scratch
- * likewise change only while no thread runs. Only the thread arms
- * @frame_end, and it cancels it before reading @frame_end_ns.
+ * The thread exists only between start_streaming and stop_streaming, while
+ * the queue is busy: it reads &vivi_node.fmt without a lock (see &struct
+ * vivi_node), and @stream_start_ns and @scratch change only while no
+ * thread runs. Only the thread arms @frame_end, and it cancels it before
+ * reading @frame_end_ns.
  */
-struct vivi_node {
-	struct vivi_dev *vivi;
-	struct video_device vdev;
-	struct vb2_queue queue;
+struct vivi_cap {
+	struct vivi_node node;
 	struct list_head buf_list;
 	struct task_struct *thread;
 	bool thread_starved;
 	struct hrtimer frame_end;
 	u64 frame_end_ns;
-	struct v4l2_pix_format fmt;
 	struct v4l2_fract timeperframe;
 	struct vivi_stats stats;
 	u64 stream_start_ns;
@@ -184,6 +208,12 @@ struct vivi_node {
 	u32 jpeg_quality;
 	struct vivi_jpeg_bound jpeg;
 };
+
+/* The capture node that holds @node, a VIVI_NODE_CAPTURE one */
+static inline struct vivi_cap *vivi_to_cap(struct vivi_node *node)
+{
+	return container_of(node, struct vivi_cap, node);
+}
 
 /* Camera controls that the picture cannot show (see vivi_camera.c) */
 #define VIVI_SHARPNESS_DEF	128
@@ -215,10 +245,10 @@ struct vivi_camera_osd {
  * @inst: instance number, as in "vivi-N"
  * @cfg: this device's configuration, fixed once probed
  * @lock: serializes ioctls and the vb2 queues (vdev->lock, queue->lock);
- *	guards @input, the controls and what &struct vivi_node says
- * @slock: guards @settings, @osd_mode, @camera_osd and the nodes' streaming
- *	state (see
- *	&struct vivi_node)
+ *	guards @input, the controls and what &struct vivi_node and &struct
+ *	vivi_cap say
+ * @slock: guards @settings, @osd_mode, @camera_osd and the capture nodes'
+ *	streaming state (see &struct vivi_cap)
  * @input: the selected input
  * @settings: picture settings, mirrored from the controls
  * @osd_mode: what the on-screen text shows, an enum vivi_osd_mode
@@ -258,7 +288,7 @@ struct vivi_dev {
 	struct dentry *debugfs;
 	struct v4l2_ctrl *ctrl_pattern;
 
-	struct vivi_node cap;
+	struct vivi_cap cap;
 };
 
 /* vivi_camera.c: the camera controls */
@@ -268,7 +298,7 @@ bool vivi_camera_text(const struct vivi_camera_osd *o, char *buf,
 
 /* vivi_dv.c: the HDMI input */
 bool vivi_dv_input(const struct vivi_dev *vivi);
-void vivi_dv_apply(struct vivi_node *node);
+void vivi_dv_apply(struct vivi_cap *cap);
 void vivi_dv_try_pix(struct vivi_dev *vivi, struct v4l2_pix_format *pix);
 void vivi_dv_init(struct vivi_dev *vivi);
 void vivi_dv_ctrls(struct vivi_dev *vivi);
@@ -287,8 +317,8 @@ int vivi_query_dv_timings(struct file *file, void *priv,
 /* vivi_stream.c: the frame thread and the vb2 queue */
 #define VIVI_STATUS_LEN		768	/* room for vivi_status_text() */
 size_t vivi_scratch_size(void);
-int vivi_queue_init(struct vivi_node *node, struct device *dev);
-int vivi_status_text(struct vivi_node *node, char *buf, size_t size);
+int vivi_queue_init(struct vivi_cap *cap, struct device *dev);
+int vivi_status_text(struct vivi_cap *cap, char *buf, size_t size);
 
 /* vivi_ioctl.c: ioctls, controls and file operations */
 extern const struct v4l2_ioctl_ops vivi_ioctl_ops;

@@ -122,19 +122,19 @@ void vivi_dv_try_pix(struct vivi_dev *vivi, struct v4l2_pix_format *pix)
 /**
  * vivi_dv_apply() - the node's format size and frame interval from the
  *	receiver's timings
- * @node: the capture node, with no buffers allocated
+ * @cap: the capture node, with no buffers allocated
  *
  * Called with &vivi_dev.lock held, on S_DV_TIMINGS and when the HDMI input
  * is selected.
  */
-void vivi_dv_apply(struct vivi_node *node)
+void vivi_dv_apply(struct vivi_cap *cap)
 {
-	struct vivi_dev *vivi = node->vivi;
+	struct vivi_dev *vivi = cap->node.vivi;
 	struct v4l2_fract tpf = vivi_dv_interval(&vivi->dv_timings);
 
-	vivi_dv_try_pix(vivi, &node->fmt);
+	vivi_dv_try_pix(vivi, &cap->node.fmt);
 	spin_lock_irq(&vivi->slock);
-	node->timeperframe = tpf;
+	cap->timeperframe = tpf;
 	spin_unlock_irq(&vivi->slock);
 }
 
@@ -180,8 +180,8 @@ int vivi_g_dv_timings(struct file *file, void *priv,
 int vivi_s_dv_timings(struct file *file, void *priv,
 		      struct v4l2_dv_timings *t)
 {
-	struct vivi_node *node = video_drvdata(file);
-	struct vivi_dev *vivi = node->vivi;
+	struct vivi_cap *cap = vivi_to_cap(video_drvdata(file));
+	struct vivi_dev *vivi = cap->node.vivi;
 	const struct v4l2_dv_timings *e;
 
 	if (!vivi_dv_input(vivi))
@@ -192,10 +192,10 @@ int vivi_s_dv_timings(struct file *file, void *priv,
 	*t = *e;
 	if (e == vivi_dv_find(&vivi->dv_timings))
 		return 0;
-	if (vb2_is_busy(&node->queue))
+	if (vb2_is_busy(&cap->node.queue))
 		return -EBUSY;
 	vivi->dv_timings = *e;
-	vivi_dv_apply(node);
+	vivi_dv_apply(cap);
 	return 0;
 }
 
@@ -288,7 +288,7 @@ static void vivi_dv_source_change(struct vivi_dev *vivi)
 		.u.src_change.changes = V4L2_EVENT_SRC_CH_RESOLUTION,
 	};
 
-	v4l2_event_queue(&vivi->cap.vdev, &ev);
+	v4l2_event_queue(&vivi->cap.node.vdev, &ev);
 }
 
 static ssize_t vivi_dv_source_write(struct file *file,

@@ -12,7 +12,7 @@
 struct dentry;
 struct v4l2_ctrl;
 struct v4l2_ctrl_handler;
-struct vivi_node;
+struct vivi_cap;
 
 /**
  * enum vivi_fault - what an injected fault does to one frame
@@ -98,13 +98,13 @@ struct vivi_faults {
 };
 
 /* vivi_inject.c: faults on demand */
-enum vivi_fault vivi_inject_frame(struct vivi_node *node, u32 sequence,
+enum vivi_fault vivi_inject_frame(struct vivi_cap *cap, u32 sequence,
 				  u64 now_ns);
-int vivi_inject_fail(struct vivi_node *node, enum vivi_fail which);
-u32 vivi_inject_sequence_start(struct vivi_node *node);
-void vivi_inject_stream_start(struct vivi_node *node);
-void vivi_inject_release(struct vivi_node *node, void *fh);
-void vivi_inject_debugfs(struct vivi_node *node, struct dentry *parent);
-void vivi_inject_ctrls(struct vivi_node *node, struct v4l2_ctrl_handler *hdl);
+int vivi_inject_fail(struct vivi_cap *cap, enum vivi_fail which);
+u32 vivi_inject_sequence_start(struct vivi_cap *cap);
+void vivi_inject_stream_start(struct vivi_cap *cap);
+void vivi_inject_release(struct vivi_cap *cap, void *fh);
+void vivi_inject_debugfs(struct vivi_cap *cap, struct dentry *parent);
+void vivi_inject_ctrls(struct vivi_cap *cap, struct v4l2_ctrl_handler *hdl);
 
 #endif

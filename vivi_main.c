@@ -65,15 +65,15 @@ static bool vivi_nodes_live;
 
 static int vivi_stats_show(struct seq_file *m, void *unused)
 {
-	struct vivi_node *node = m->private;
+	struct vivi_cap *cap = m->private;
 	char buf[VIVI_STATUS_LEN];
 	int ret;
 
-	ret = mutex_lock_interruptible(&node->vivi->lock);
+	ret = mutex_lock_interruptible(&cap->node.vivi->lock);
 	if (ret)
 		return ret;
-	vivi_status_text(node, buf, sizeof(buf));
-	mutex_unlock(&node->vivi->lock);
+	vivi_status_text(cap, buf, sizeof(buf));
+	mutex_unlock(&cap->node.vivi->lock);
 	seq_puts(m, buf);
 	return 0;
 }
@@ -108,7 +108,7 @@ static struct vivi_dev *vivi_alloc(struct platform_device *pdev,
 		kfree(vivi);
 		return NULL;
 	}
-	vivi->cap.vivi = vivi;	/* early: the controls' setup reaches it */
+	vivi->cap.node.vivi = vivi;	/* early: the controls' setup reaches it */
 	vivi->cap.jpeg_quality = VIVI_JPEG_QUALITY_DEF;
 	vivi_jpeg_bound_init(&vivi->cap.jpeg, VIVI_JPEG_QUALITY_DEF);
 	vivi->pdev = pdev;
@@ -130,15 +130,17 @@ static struct vivi_dev *vivi_alloc(struct platform_device *pdev,
 }
 
 /* The capture node: its queue, power-on format and video device */
-static int vivi_node_init(struct vivi_dev *vivi, struct vivi_node *node)
+static int vivi_node_init(struct vivi_dev *vivi, struct vivi_cap *cap)
 {
+	struct vivi_node *node = &cap->node;
 	struct video_device *vdev = &node->vdev;
 	int ret;
 
 	node->vivi = vivi;
-	vivi_fmt_default_pix(&vivi->cfg.formats, &node->jpeg, &node->fmt);
-	node->timeperframe = (struct v4l2_fract){ 1, VIVI_DEF_FPS };
-	ret = vivi_queue_init(node, &vivi->pdev->dev);
+	node->type = VIVI_NODE_CAPTURE;
+	vivi_fmt_default_pix(&vivi->cfg.formats, &cap->jpeg, &node->fmt);
+	cap->timeperframe = (struct v4l2_fract){ 1, VIVI_DEF_FPS };
+	ret = vivi_queue_init(cap, &vivi->pdev->dev);
 	if (ret)
 		return ret;
 
@@ -171,7 +173,7 @@ static int vivi_node_init(struct vivi_dev *vivi, struct vivi_node *node)
  */
 static int vivi_node_register(struct vivi_dev *vivi)
 {
-	struct video_device *vdev = &vivi->cap.vdev;
+	struct video_device *vdev = &vivi->cap.node.vdev;
 	int ret;
 
 	ret = video_register_device(vdev, VFL_TYPE_VIDEO, vivi->cfg.video_nr);
@@ -244,13 +246,13 @@ static void vivi_remove(struct platform_device *pdev)
 
 	debugfs_remove_recursive(vivi->debugfs);
 	/* a load that failed never registered the node */
-	if (video_is_registered(&vivi->cap.vdev)) {
+	if (video_is_registered(&vivi->cap.node.vdev)) {
 		/* a replug (or sysfs bind) brings the node back as the same number */
-		cfg->video_nr = vivi->cap.vdev.num;
+		cfg->video_nr = vivi->cap.node.vdev.num;
 		v4l2_info(&vivi->v4l2_dev, "removing %s\n",
-			  video_device_node_name(&vivi->cap.vdev));
+			  video_device_node_name(&vivi->cap.node.vdev));
 		/* stops streaming; the memory goes when the last file closes */
-		vb2_video_unregister_device(&vivi->cap.vdev);
+		vb2_video_unregister_device(&vivi->cap.node.vdev);
 	}
 	v4l2_device_put(&vivi->v4l2_dev);
 }
@@ -310,7 +312,7 @@ static ssize_t vivi_plug_write(struct file *file, const char __user *ubuf,
 	device_lock(&pdev->dev);
 	vivi = platform_get_drvdata(pdev);
 	if (vivi)
-		vb2_queue_error(&vivi->cap.queue);
+		vb2_queue_error(&vivi->cap.node.queue);
 	device_unlock(&pdev->dev);
 	if (!vivi)
 		return -ENODEV;
