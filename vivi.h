@@ -299,10 +299,10 @@ bool vivi_camera_text(const struct vivi_camera_osd *o, char *buf,
 /* vivi_dv.c: the HDMI input */
 bool vivi_dv_input(const struct vivi_dev *vivi);
 void vivi_dv_apply(struct vivi_cap *cap);
-void vivi_dv_try_pix(struct vivi_dev *vivi, struct v4l2_pix_format *pix);
+void vivi_dv_try_pix(struct vivi_cap *cap, struct v4l2_pix_format *pix);
 void vivi_dv_init(struct vivi_dev *vivi);
 void vivi_dv_ctrls(struct vivi_dev *vivi);
-void vivi_dv_debugfs(struct vivi_dev *vivi);
+void vivi_dv_debugfs(struct vivi_node *node, struct dentry *dir);
 int vivi_dv_timings_cap(struct file *file, void *priv,
 			struct v4l2_dv_timings_cap *cap);
 int vivi_enum_dv_timings(struct file *file, void *priv,
@@ -324,6 +324,6 @@ int vivi_status_text(struct vivi_cap *cap, char *buf, size_t size);
 extern const struct v4l2_ioctl_ops vivi_ioctl_ops;
 extern const struct v4l2_file_operations vivi_fops;
 
-int vivi_ctrls_init(struct vivi_dev *vivi);
+int vivi_ctrls_init(struct vivi_dev *vivi, struct vivi_cap *cap);
 
 #endif

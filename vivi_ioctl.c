@@ -65,7 +65,7 @@ static int vivi_try_fmt(struct file *file, void *priv, struct v4l2_format *f)
 	vivi_fmt_try_pix(vivi_formats(file), &cap->jpeg, &f->fmt.pix);
 	/* the HDMI input's size is its timings' */
 	if (vivi_dv_input(cap->node.vivi))
-		vivi_dv_try_pix(cap->node.vivi, &f->fmt.pix);
+		vivi_dv_try_pix(cap, &f->fmt.pix);
 	return 0;
 }
 
@@ -305,9 +305,9 @@ static const char * const vivi_osd_menu[] = {
  * application read (and sized its USERPTR buffers from) never changes
  * behind it. A frame that does not fit the buffers comes back as ERROR.
  */
-static void vivi_s_jpeg_quality(struct vivi_dev *vivi, u32 quality)
+static void vivi_s_jpeg_quality(struct vivi_cap *cap, u32 quality)
 {
-	struct vivi_cap *cap = &vivi->cap;
+	struct vivi_dev *vivi = cap->node.vivi;
 
 	vivi_jpeg_bound_init(&cap->jpeg, quality);
 	if (!vb2_is_busy(&cap->node.queue))
@@ -325,7 +325,7 @@ static int vivi_s_ctrl(struct v4l2_ctrl *ctrl)
 	unsigned long flags;
 
 	if (ctrl->id == V4L2_CID_JPEG_COMPRESSION_QUALITY) {
-		vivi_s_jpeg_quality(vivi, ctrl->val);
+		vivi_s_jpeg_quality(ctrl->priv, ctrl->val);
 		return 0;
 	}
 
@@ -402,13 +402,33 @@ static const struct v4l2_ctrl_config vivi_ctrl_stamp = {
 	.step = 1,
 };
 
+/* The controls of capture node @cap: MJPEG's quality, the fault knobs */
+static void vivi_cap_ctrls(struct vivi_cap *cap, struct v4l2_ctrl_handler *hdl)
+{
+	struct vivi_dev *vivi = cap->node.vivi;
+	struct v4l2_ctrl *ctrl;
+
+	if (vivi_fmt_offered(&vivi->cfg.formats, V4L2_PIX_FMT_MJPEG)) {
+		ctrl = v4l2_ctrl_new_std(hdl, &vivi_ctrl_ops,
+					 V4L2_CID_JPEG_COMPRESSION_QUALITY,
+					 VIVI_JPEG_QUALITY_MIN,
+					 VIVI_JPEG_QUALITY_MAX, 1,
+					 VIVI_JPEG_QUALITY_DEF);
+		if (ctrl)
+			ctrl->priv = cap;
+	}
+	if (vivi->cfg.fault_controls)
+		vivi_inject_ctrls(cap, hdl);
+}
+
 /**
  * vivi_ctrls_init() - create the controls and apply their defaults
  * @vivi: the device
+ * @cap: its capture node, whose controls are the device's too
  *
  * Return: 0 or a negative error; on error the handler is already freed.
  */
-int vivi_ctrls_init(struct vivi_dev *vivi)
+int vivi_ctrls_init(struct vivi_dev *vivi, struct vivi_cap *cap)
 {
 	struct v4l2_ctrl_handler *hdl = &vivi->ctrl_handler;
 	const struct v4l2_ctrl_ops *ops = &vivi_ctrl_ops;
@@ -435,12 +455,7 @@ int vivi_ctrls_init(struct vivi_dev *vivi)
 	v4l2_ctrl_new_custom(hdl, &vivi_ctrl_stamp, NULL);
 	vivi_camera_ctrls(vivi);
 	vivi_dv_ctrls(vivi);
-	if (vivi_fmt_offered(&vivi->cfg.formats, V4L2_PIX_FMT_MJPEG))
-		v4l2_ctrl_new_std(hdl, ops, V4L2_CID_JPEG_COMPRESSION_QUALITY,
-				  VIVI_JPEG_QUALITY_MIN, VIVI_JPEG_QUALITY_MAX,
-				  1, VIVI_JPEG_QUALITY_DEF);
-	if (vivi->cfg.fault_controls)
-		vivi_inject_ctrls(&vivi->cap, hdl);
+	vivi_cap_ctrls(cap, hdl);
 	ret = hdl->error;
 	if (ret) {
 		v4l2_ctrl_handler_free(hdl);

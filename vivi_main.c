@@ -171,9 +171,10 @@ static int vivi_node_init(struct vivi_dev *vivi, struct vivi_cap *cap)
  * in a module load: once registered, any process (udev's v4l_id, PipeWire)
  * may open the node, and a failed load frees the module under that file.
  */
-static int vivi_node_register(struct vivi_dev *vivi)
+static int vivi_node_register(struct vivi_cap *cap)
 {
-	struct video_device *vdev = &vivi->cap.node.vdev;
+	struct vivi_dev *vivi = cap->node.vivi;
+	struct video_device *vdev = &cap->node.vdev;
 	int ret;
 
 	ret = video_register_device(vdev, VFL_TYPE_VIDEO, vivi->cfg.video_nr);
@@ -181,10 +182,10 @@ static int vivi_node_register(struct vivi_dev *vivi)
 		return ret;
 	vivi->debugfs = debugfs_create_dir(video_device_node_name(vdev),
 					   vivi_debugfs_root);
-	debugfs_create_file("stats", 0444, vivi->debugfs, &vivi->cap,
+	debugfs_create_file("stats", 0444, vivi->debugfs, cap,
 			    &vivi_stats_fops);
-	vivi_inject_debugfs(&vivi->cap, vivi->debugfs);
-	vivi_dv_debugfs(vivi);
+	vivi_inject_debugfs(cap, vivi->debugfs);
+	vivi_dv_debugfs(&cap->node, vivi->debugfs);
 	v4l2_info(&vivi->v4l2_dev, "\"%s\" registered as %s\n", vdev->name,
 		  video_device_node_name(vdev));
 	return 0;
@@ -208,7 +209,7 @@ static int vivi_probe(struct platform_device *pdev)
 	/* from here on, vivi_release() frees everything */
 	vivi->v4l2_dev.release = vivi_release;
 
-	ret = vivi_ctrls_init(vivi);
+	ret = vivi_ctrls_init(vivi, &vivi->cap);
 	if (ret)
 		goto put_dev;
 	ret = vivi_node_init(vivi, &vivi->cap);
@@ -222,7 +223,7 @@ static int vivi_probe(struct platform_device *pdev)
 	}
 	/* at load, vivi_init() registers every node once all devices probed */
 	if (vivi_nodes_live) {
-		ret = vivi_node_register(vivi);
+		ret = vivi_node_register(&vivi->cap);
 		if (ret)
 			goto put_dev;
 	}
@@ -442,7 +443,7 @@ static int vivi_register_dev(unsigned int inst, const struct vivi_config *cfg)
 static void vivi_node_go_live(struct platform_device *pdev)
 {
 	struct vivi_dev *vivi = platform_get_drvdata(pdev);
-	int ret = vivi_node_register(vivi);
+	int ret = vivi_node_register(&vivi->cap);
 
 	if (ret) {
 		v4l2_err(&vivi->v4l2_dev, "no video node: %d\n", ret);
