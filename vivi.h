@@ -98,13 +98,14 @@ struct vivi_buffer {
 };
 
 /**
- * struct vivi_stats - what the generator thread did since STREAMON
+ * struct vivi_stats - what the frame thread did since STREAMON
  * @generated: frames drawn into a buffer
  * @delivered: buffers returned to userspace as DONE
  * @dropped: deadlines that passed without a queued buffer
- * @gen_last_ns: time the last vivi_gen_fill() took
- * @gen_max_ns: the longest vivi_gen_fill()
- * @gen_total_ns: sum of all vivi_gen_fill() times, for the mean
+ * @gen_last_ns: time drawing the last frame's picture took, raw or MJPEG
+ *	(see vivi_frame_fill())
+ * @gen_max_ns: the longest drawing time
+ * @gen_total_ns: sum of all drawing times, for the mean
  * @late_max_ns: the latest wake-up after a deadline
  * @late_total_ns: sum of wake-up lateness, for the mean
  * @wakeups: deadlines the thread woke for
@@ -316,9 +317,13 @@ int vivi_query_dv_timings(struct file *file, void *priv,
 
 /* vivi_stream.c: the frame thread and the vb2 queue */
 #define VIVI_STATUS_LEN		768	/* room for vivi_status_text() */
-size_t vivi_scratch_size(void);
 int vivi_queue_init(struct vivi_cap *cap, struct device *dev);
 int vivi_status_text(struct vivi_cap *cap, char *buf, size_t size);
+
+/* vivi_frame.c: one frame, from its source to a filled buffer */
+size_t vivi_frame_scratch_size(void);
+int vivi_frame_fill(struct vivi_cap *cap, struct vb2_buffer *vb,
+		    u32 sequence, u64 due_ns);
 
 /* vivi_ioctl.c: ioctls, controls and file operations */
 extern const struct v4l2_ioctl_ops vivi_ioctl_ops;

@@ -103,7 +103,7 @@ static struct vivi_dev *vivi_alloc(struct platform_device *pdev,
 	vivi = kzalloc(sizeof(*vivi), GFP_KERNEL);
 	if (!vivi)
 		return NULL;
-	vivi->cap.scratch = kvzalloc(vivi_scratch_size(), GFP_KERNEL);
+	vivi->cap.scratch = kvzalloc(vivi_frame_scratch_size(), GFP_KERNEL);
 	if (!vivi->cap.scratch) {
 		kfree(vivi);
 		return NULL;

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The stream of vivi: the vb2 queue and the generator thread that draws
- * each frame and hands it over at its deadline
+ * The stream of a capture node: its clock (absolute deadlines, the
+ * frame-end timer), the thread that has each frame drawn ahead
+ * (vivi_frame.c) and hands it over at its deadline, and the vb2 queue
  */
 
 #include <linux/freezer.h>
@@ -19,7 +20,6 @@
 
 /* slack for the hrtimer of each deadline: precise, yet lets wake-ups merge */
 #define VIVI_SLACK_NS		(50 * NSEC_PER_USEC)
-#define VIVI_TEXT_LEN		40
 
 unsigned int vivi_debug;
 module_param_named(debug, vivi_debug, uint, 0644);
@@ -49,148 +49,8 @@ static struct vivi_buffer *to_vivi_buffer(struct vb2_buffer *vb)
 	return container_of(to_vb2_v4l2_buffer(vb), struct vivi_buffer, vb);
 }
 
-static void vivi_osd_text(struct vivi_cap *cap, struct vivi_gen_settings *s,
-			  char text[][VIVI_TEXT_LEN], u32 sequence, u64 due_ns,
-			  u32 fps_x10, u32 osd_mode,
-			  const struct vivi_camera_osd *cam)
-{
-	const struct v4l2_pix_format *pix = &cap->node.fmt;
-	u32 fcc = pix->pixelformat;
-	u64 ms = div_u64(due_ns - cap->stream_start_ns, NSEC_PER_MSEC);
-	u32 msec, sec;
-	char fps[12];
-	unsigned int i;
-
-	for (i = 0; i < VIVI_GEN_TEXT_LINES; i++)
-		s->text[i] = NULL;
-	if (!s->font || osd_mode == VIVI_OSD_NONE)
-		return;
-
-	msec = do_div(ms, 1000);
-	sec = do_div(ms, 60 * 60);
-	snprintf(text[0], VIVI_TEXT_LEN, "%06u %02llu:%02u:%02u.%03u",
-		 sequence, ms, sec / 60, sec % 60, msec);
-	s->text[0] = text[0];
-	if (osd_mode != VIVI_OSD_ALL)
-		return;
-	if (fps_x10 % 10)
-		snprintf(fps, sizeof(fps), "%u.%u", fps_x10 / 10, fps_x10 % 10);
-	else
-		snprintf(fps, sizeof(fps), "%u", fps_x10 / 10);
-	snprintf(text[1], VIVI_TEXT_LEN, "%ux%u %sfps %c%c%c%c", pix->width,
-		 pix->height, fps, fcc & 0xff, (fcc >> 8) & 0xff,
-		 (fcc >> 16) & 0xff, fcc >> 24);
-	snprintf(text[2], VIVI_TEXT_LEN, "B%d C%d S%d H%d", s->brightness,
-		 s->contrast, s->saturation, s->hue);
-	s->text[1] = text[1];
-	s->text[2] = text[2];
-	if (vivi_camera_text(cam, text[3], VIVI_TEXT_LEN))
-		s->text[3] = text[3];
-}
-
-/**
- * vivi_scratch_size() - the scratch memory of a capture node
- *
- * Return: the size in bytes, for the widest frame of either path
- */
-size_t vivi_scratch_size(void)
-{
-	return max(vivi_gen_scratch_size(VIVI_MAX_WIDTH),
-		   vivi_jpeg_gen_scratch_size(VIVI_MAX_WIDTH));
-}
-
-/* Draw the picture (or code it as MJPEG) into @vaddr; sets the payload */
-static int vivi_draw(struct vivi_cap *cap, struct vb2_buffer *vb,
-		     void *vaddr, const struct vivi_gen_settings *s,
-		     u32 sequence, u32 quality)
-{
-	const struct v4l2_pix_format *pix = &cap->node.fmt;
-	struct vivi_gen_frame f;
-	size_t used;
-	int ret;
-
-	if (!vivi_fmt_compressed(pix->pixelformat)) {
-		ret = vivi_fmt_plane_layout(pix, &f, vaddr);
-		return ret ? ret : vivi_gen_fill(&f, s, sequence, cap->scratch);
-	}
-	/*
-	 * The buffer holds the worst case of the quality it was sized for; a
-	 * quality raised since then may not fit, and -ENOSPC says so
-	 */
-	ret = vivi_jpeg_gen(s, sequence, pix->width, pix->height, quality,
-			    vaddr, vb2_plane_size(vb, 0), &used, cap->scratch);
-	vb2_set_plane_payload(vb, 0, ret ? 0 : used);
-	return ret;
-}
-
-/* Draw frame @sequence, due at @due_ns, into @buf; returns 0 or an error. */
-static int vivi_render(struct vivi_cap *cap, struct vivi_buffer *buf,
-		       u32 sequence, u64 due_ns)
-{
-	struct vivi_dev *vivi = cap->node.vivi;
-	struct vb2_buffer *vb = &buf->vb.vb2_buf;
-	char text[VIVI_GEN_TEXT_LINES][VIVI_TEXT_LEN];
-	void *vaddr = vb2_plane_vaddr(vb, 0);
-	struct vivi_gen_settings s;
-	struct vivi_camera_osd cam;
-	u32 osd_mode, fps_x10, quality;
-	u64 t0, t1;
-	int ret;
-
-	spin_lock_irq(&vivi->slock);
-	s = vivi->settings;
-	osd_mode = vivi->osd_mode;
-	cam = vivi->camera_osd;
-	fps_x10 = vivi_fps_x10(&cap->timeperframe);
-	quality = cap->jpeg_quality;
-	spin_unlock_irq(&vivi->slock);
-	s.font = vivi->font;
-	vivi_osd_text(cap, &s, text, sequence, due_ns, fps_x10, osd_mode,
-		      &cam);
-	/* the wall-clock time of the deadline, as a browser's Date.now() */
-	s.stamp_seq = sequence;
-	s.stamp_ms = div_u64(ktime_get_real_ns() - ktime_get_ns() + due_ns,
-			     NSEC_PER_MSEC);
-
-	t0 = ktime_get_ns();
-	ret = vaddr ? vivi_draw(cap, vb, vaddr, &s, sequence, quality) :
-		      -EFAULT;
-	t1 = ktime_get_ns();
-
-	spin_lock_irq(&vivi->slock);
-	cap->stats.generated++;
-	cap->stats.gen_last_ns = t1 - t0;
-	cap->stats.gen_total_ns += t1 - t0;
-	cap->stats.gen_max_ns = max(cap->stats.gen_max_ns, t1 - t0);
-	spin_unlock_irq(&vivi->slock);
-	if (ret)
-		vivi_dbg(1, vivi, "buffer %u not filled: %d\n", vb->index, ret);
-	return ret;
-}
-
-/*
- * Hand over frame @sequence. @end_ns is when its exposure ended, the
- * frame-end interrupt; 0 for a frame served late, which ends now.
- */
-static void vivi_deliver(struct vivi_cap *cap, struct vivi_buffer *buf,
-			 u32 sequence, int err, u64 end_ns)
-{
-	struct vb2_buffer *vb = &buf->vb.vb2_buf;
-
-	buf->vb.sequence = sequence;
-	buf->vb.field = V4L2_FIELD_NONE;
-	vb->timestamp = end_ns ?: ktime_get_ns();
-	if (!err) {
-		spin_lock_irq(&cap->node.vivi->slock);
-		cap->stats.delivered++;
-		spin_unlock_irq(&cap->node.vivi->slock);
-	}
-	vb2_buffer_done(vb, err ? VB2_BUF_STATE_ERROR : VB2_BUF_STATE_DONE);
-}
-
-/* Take the first queued buffer, if any, and draw frame @sequence into it */
-static struct vivi_buffer *vivi_next_frame(struct vivi_cap *cap,
-					   u32 sequence, u64 due_ns, int *err)
+/* The first queued buffer, taken off the queue; NULL if there is none */
+static struct vivi_buffer *vivi_take(struct vivi_cap *cap)
 {
 	struct vivi_buffer *buf;
 
@@ -200,8 +60,6 @@ static struct vivi_buffer *vivi_next_frame(struct vivi_cap *cap,
 	if (buf)
 		list_del(&buf->list);
 	spin_unlock_irq(&cap->node.vivi->slock);
-	if (buf)
-		*err = vivi_render(cap, buf, sequence, due_ns);
 	return buf;
 }
 
@@ -281,12 +139,60 @@ static u64 vivi_wait(struct vivi_cap *cap, bool have_buf, u64 deadline,
 	return now < deadline ? 0 : now;
 }
 
-/* A frame lost on request keeps its buffer for the next one */
-static void vivi_requeue(struct vivi_cap *cap, struct vivi_buffer *buf)
+/*
+ * Serve the deadline of frame @c->sequence. @buf holds the frame drawn
+ * ahead (its error in @err), or is NULL: then the first queued buffer
+ * takes it now, as hardware would have filled it at the deadline. A frame
+ * lost on request keeps its buffer for the next one. @end_ns is when its
+ * exposure ended, the frame-end interrupt; 0 for a frame served late,
+ * which ends now.
+ *
+ * Return: false if no buffer was queued for it
+ */
+static bool vivi_serve_frame(struct vivi_cap *cap, struct vivi_clock *c,
+			     struct vivi_buffer *buf, int err, u64 now,
+			     u64 end_ns)
 {
-	spin_lock_irq(&cap->node.vivi->slock);
-	list_add(&buf->list, &cap->buf_list);
-	spin_unlock_irq(&cap->node.vivi->slock);
+	struct vivi_dev *vivi = cap->node.vivi;
+	bool drawn = buf;
+	enum vivi_fault fault;
+	struct vb2_buffer *vb;
+
+	if (!buf)
+		buf = vivi_take(cap);
+	fault = vivi_inject_frame(cap, c->sequence, now);
+	if (fault == VIVI_FAULT_DROP || fault == VIVI_FAULT_STALL) {
+		spin_lock_irq(&vivi->slock);
+		if (buf)
+			list_add(&buf->list, &cap->buf_list);
+		cap->stats.dropped++;
+		spin_unlock_irq(&vivi->slock);
+		vivi_dbg(3, vivi, "sequence %u: %s on request\n", c->sequence,
+			 fault == VIVI_FAULT_DROP ? "dropped" : "stalled");
+		c->sequence++;
+		return true;
+	}
+	if (!buf)
+		return false;
+	vb = &buf->vb.vb2_buf;
+	if (!drawn)
+		err = vivi_frame_fill(cap, vb, c->sequence, now);
+	if (err)
+		vivi_dbg(1, vivi, "sequence %u: buffer %u not filled: %d\n",
+			 c->sequence, vb->index, err);
+	if (fault == VIVI_FAULT_CORRUPT)
+		err = -EIO;
+	vivi_dbg(3, vivi, "sequence %u in buffer %u\n", c->sequence, vb->index);
+	buf->vb.sequence = c->sequence++;
+	buf->vb.field = V4L2_FIELD_NONE;
+	vb->timestamp = end_ns ?: ktime_get_ns();
+	if (!err) {
+		spin_lock_irq(&vivi->slock);
+		cap->stats.delivered++;
+		spin_unlock_irq(&vivi->slock);
+	}
+	vb2_buffer_done(vb, err ? VB2_BUF_STATE_ERROR : VB2_BUF_STATE_DONE);
+	return true;
 }
 
 /*
@@ -303,7 +209,6 @@ static void vivi_serve(struct vivi_cap *cap, struct vivi_clock *c,
 	struct vivi_dev *vivi = cap->node.vivi;
 	u64 late = now - deadline;
 	u64 missed = div64_u64(late, c->interval_ns);
-	enum vivi_fault fault;
 
 	c->n += missed + 1;
 	spin_lock_irq(&vivi->slock);
@@ -313,27 +218,7 @@ static void vivi_serve(struct vivi_cap *cap, struct vivi_clock *c,
 	spin_unlock_irq(&vivi->slock);
 
 	do {
-		/* only the first deadline's frame ended when the timer fired */
-		u64 ts = end_ns;
-
-		end_ns = 0;
-		fault = vivi_inject_frame(cap, c->sequence, now);
-		if (fault == VIVI_FAULT_DROP || fault == VIVI_FAULT_STALL) {
-			if (buf)
-				vivi_requeue(cap, buf);
-			buf = NULL;
-			spin_lock_irq(&vivi->slock);
-			cap->stats.dropped++;
-			spin_unlock_irq(&vivi->slock);
-			vivi_dbg(3, vivi, "sequence %u: %s on request\n",
-				 c->sequence, fault == VIVI_FAULT_DROP ?
-				 "dropped" : "stalled");
-			c->sequence++;
-			continue;
-		}
-		if (!buf)
-			buf = vivi_next_frame(cap, c->sequence, now, &err);
-		if (!buf) {
+		if (!vivi_serve_frame(cap, c, buf, err, now, end_ns)) {
 			spin_lock_irq(&vivi->slock);
 			cap->stats.dropped += missed + 1;
 			spin_unlock_irq(&vivi->slock);
@@ -344,11 +229,9 @@ static void vivi_serve(struct vivi_cap *cap, struct vivi_clock *c,
 			c->sequence += missed + 1;
 			return;
 		}
-		vivi_dbg(3, vivi, "sequence %u in buffer %u\n", c->sequence,
-			 buf->vb.vb2_buf.index);
-		vivi_deliver(cap, buf, c->sequence++,
-			     fault == VIVI_FAULT_CORRUPT ? -EIO : err, ts);
 		buf = NULL;
+		/* only the first deadline's frame ended when the timer fired */
+		end_ns = 0;
 	} while (missed--);
 }
 
@@ -373,8 +256,12 @@ static int vivi_thread(void *data)
 
 		vivi_clock_update(cap, &c);
 		deadline = c.base_ns + (c.n + 1) * c.interval_ns;
-		if (!buf)
-			buf = vivi_next_frame(cap, c.sequence, deadline, &err);
+		if (!buf) {
+			buf = vivi_take(cap);
+			if (buf)
+				err = vivi_frame_fill(cap, &buf->vb.vb2_buf,
+						      c.sequence, deadline);
+		}
 		now = vivi_wait(cap, buf, deadline, &end_ns);
 		if (!now)
 			continue;
