@@ -93,38 +93,56 @@ static enum hrtimer_restart vivi_frame_end(struct hrtimer *t)
 	return HRTIMER_NORESTART;
 }
 
+/**
+ * enum vivi_wake - what ended the thread's wait for its next deadline
+ * @VIVI_WAKE_DEADLINE: the deadline passed: its frame is due
+ * @VIVI_WAKE_QUEUED: the thread had no buffer to draw ahead into, and one
+ *	is queued now (found before sleeping, or QBUF woke it)
+ * @VIVI_WAKE_EARLY: it woke before the deadline for another reason (a
+ *	signal, the freezer)
+ * @VIVI_WAKE_STOP: the thread is to stop
+ */
+enum vivi_wake {
+	VIVI_WAKE_DEADLINE,
+	VIVI_WAKE_QUEUED,
+	VIVI_WAKE_EARLY,
+	VIVI_WAKE_STOP,
+};
+
+/*
+ * For a thread without a buffer to draw ahead into: whether one is queued.
+ * If none is, the thread is starved, and the next QBUF wakes it.
+ */
+static bool vivi_queued(struct vivi_cap *cap)
+{
+	bool starved;
+
+	spin_lock_irq(&cap->node.vivi->slock);
+	starved = list_empty(&cap->buf_list);
+	cap->thread_starved = starved;
+	spin_unlock_irq(&cap->node.vivi->slock);
+	return !starved;
+}
+
 /*
  * Sleep until @deadline. Without a buffer to draw ahead into, QBUF may wake
  * the thread early so that it draws at once: else the first frame after a
  * starved queue would be handed over late by its drawing time. The queue is
  * checked after the task state is set, so that a wake-up in between is not
- * lost.
- *
- * Return: the time of waking at or after @deadline, or 0 if the thread
- * should stop or woke early (the caller then loops). *@end_ns is when the
- * frame-end timer fired, 0 if it did not.
+ * lost. *@now is the time of waking at or after @deadline, *@end_ns when
+ * the frame-end timer fired (0 if it did not).
  */
-static u64 vivi_wait(struct vivi_cap *cap, bool have_buf, u64 deadline,
-		     u64 *end_ns)
+static enum vivi_wake vivi_wait(struct vivi_cap *cap, bool have_buf,
+				u64 deadline, u64 *now, u64 *end_ns)
 {
-	u64 now;
-
 	set_current_state(TASK_INTERRUPTIBLE);
 	if (kthread_should_stop()) {
 		__set_current_state(TASK_RUNNING);
-		return 0;
+		return VIVI_WAKE_STOP;
 	}
-	if (!have_buf) {
-		bool starved;
-
-		spin_lock_irq(&cap->node.vivi->slock);
-		starved = list_empty(&cap->buf_list);
-		cap->thread_starved = starved;
-		spin_unlock_irq(&cap->node.vivi->slock);
-		if (!starved) {
-			__set_current_state(TASK_RUNNING);
-			return 0;
-		}
+	if (!have_buf && vivi_queued(cap)) {
+		__set_current_state(TASK_RUNNING);
+		return VIVI_WAKE_QUEUED;
 	}
 	cap->frame_end_ns = 0;
 	hrtimer_start_range_ns(&cap->frame_end, ns_to_ktime(deadline),
@@ -133,10 +151,13 @@ static u64 vivi_wait(struct vivi_cap *cap, bool have_buf, u64 deadline,
 	hrtimer_cancel(&cap->frame_end);
 	*end_ns = cap->frame_end_ns;
 	if (kthread_should_stop())
-		return 0;
+		return VIVI_WAKE_STOP;
 	try_to_freeze();
-	now = ktime_get_ns();
-	return now < deadline ? 0 : now;
+	*now = ktime_get_ns();
+	if (*now >= deadline)
+		return VIVI_WAKE_DEADLINE;
+	return !have_buf && vivi_queued(cap) ? VIVI_WAKE_QUEUED :
+					       VIVI_WAKE_EARLY;
 }
 
 /*
@@ -262,11 +283,16 @@ static int vivi_thread(void *data)
 				err = vivi_frame_fill(cap, &buf->vb.vb2_buf,
 						      c.sequence, deadline);
 		}
-		now = vivi_wait(cap, buf, deadline, &end_ns);
-		if (!now)
-			continue;
-		vivi_serve(cap, &c, buf, err, deadline, now, end_ns);
-		buf = NULL;
+		switch (vivi_wait(cap, buf, deadline, &now, &end_ns)) {
+		case VIVI_WAKE_DEADLINE:
+			vivi_serve(cap, &c, buf, err, deadline, now, end_ns);
+			buf = NULL;
+			break;
+		case VIVI_WAKE_QUEUED:	/* draw ahead into it, then wait */
+		case VIVI_WAKE_EARLY:	/* wait again */
+		case VIVI_WAKE_STOP:	/* the loop ends */
+			break;
+		}
 	}
 	if (buf)
 		vb2_buffer_done(&buf->vb.vb2_buf, VB2_BUF_STATE_ERROR);
