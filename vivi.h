@@ -18,6 +18,7 @@
 #include <media/videobuf2-v4l2.h>
 
 #include "vivi_config.h"
+#include "vivi_fault.h"
 #include "vivi_fmt.h"
 #include "vivi_gen.h"
 #include "vivi_jpeg.h"
@@ -61,7 +62,7 @@ extern unsigned int vivi_debug;
 /**
  * struct vivi_buffer - a capture buffer and its place in the queue
  * @vb: the vb2 buffer; must be first
- * @list: link in &vivi_node.buf_list
+ * @list: link in &vivi_cap.buf_list
  */
 struct vivi_buffer {
 	struct vb2_v4l2_buffer vb;
@@ -69,13 +70,14 @@ struct vivi_buffer {
 };
 
 /**
- * struct vivi_stats - what the generator thread did since STREAMON
+ * struct vivi_stats - what the frame thread did since STREAMON
  * @generated: frames drawn into a buffer
  * @delivered: buffers returned to userspace as DONE
  * @dropped: deadlines that passed without a queued buffer
- * @gen_last_ns: time the last vivi_gen_fill() took
- * @gen_max_ns: the longest vivi_gen_fill()
- * @gen_total_ns: sum of all vivi_gen_fill() times, for the mean
+ * @gen_last_ns: time drawing the last frame's picture took, raw or MJPEG
+ *	(see vivi_frame_fill())
+ * @gen_max_ns: the longest drawing time
+ * @gen_total_ns: sum of all drawing times, for the mean
  * @late_max_ns: the latest wake-up after a deadline
  * @late_total_ns: sum of wake-up lateness, for the mean
  * @wakeups: deadlines the thread woke for
@@ -100,98 +102,44 @@ struct vivi_stats {
 	u64 corrupted;
 };
 
-/**
- * enum vivi_fault - what an injected fault does to one frame
- * @VIVI_FAULT_NONE: delivered as usual
- * @VIVI_FAULT_DROP: not delivered; the sequence number skips it
- * @VIVI_FAULT_STALL: not delivered, during a stall
- * @VIVI_FAULT_CORRUPT: delivered with V4L2_BUF_FLAG_ERROR and its payload
- */
-enum vivi_fault {
-	VIVI_FAULT_NONE,
-	VIVI_FAULT_DROP,
-	VIVI_FAULT_STALL,
-	VIVI_FAULT_CORRUPT,
-};
-
-/**
- * enum vivi_fail - the set-up steps that can be made to fail once
- * @VIVI_FAIL_REQBUFS: the next buffer allocation (REQBUFS, CREATE_BUFS)
- * @VIVI_FAIL_STREAMON: the next start of streaming
- * @VIVI_FAIL_COUNT: the number of steps
- */
-enum vivi_fail {
-	VIVI_FAIL_REQBUFS,
-	VIVI_FAIL_STREAMON,
-	VIVI_FAIL_COUNT,
-};
-
-/**
- * enum vivi_knob - the fault knobs, each a debugfs file (and an opt-in control)
- * @VIVI_KNOB_DROP_EVERY: &vivi_faults.drop_every
- * @VIVI_KNOB_DROP_PERCENT: &vivi_faults.drop_percent
- * @VIVI_KNOB_DROP_SEED: &vivi_faults.drop_seed
- * @VIVI_KNOB_CORRUPT_EVERY: &vivi_faults.corrupt_every
- * @VIVI_KNOB_STALL_MS: &vivi_faults.stall_ms; starts a stall
- * @VIVI_KNOB_FAIL_REQBUFS: &vivi_faults.fail for REQBUFS
- * @VIVI_KNOB_FAIL_STREAMON: &vivi_faults.fail for STREAMON
- * @VIVI_KNOB_SEQUENCE_START: &vivi_faults.sequence_start
- * @VIVI_KNOB_COUNT: the number of knobs
- */
-enum vivi_knob {
-	VIVI_KNOB_DROP_EVERY,
-	VIVI_KNOB_DROP_PERCENT,
-	VIVI_KNOB_DROP_SEED,
-	VIVI_KNOB_CORRUPT_EVERY,
-	VIVI_KNOB_STALL_MS,
-	VIVI_KNOB_FAIL_REQBUFS,
-	VIVI_KNOB_FAIL_STREAMON,
-	VIVI_KNOB_SEQUENCE_START,
-	VIVI_KNOB_COUNT,
-};
-
-/**
- * struct vivi_faults - the faults a test asked for, from debugfs
- * @drop_every: drop each frame whose sequence number is N - 1 modulo N;
- *	0 = off
- * @drop_percent: drop this share of frames, 0 to 100, picked by a hash of
- *	@drop_seed and the sequence number, so a run can be replayed
- * @drop_seed: see @drop_percent
- * @corrupt_every: like @drop_every, but the buffer comes back with
- *	V4L2_BUF_FLAG_ERROR
- * @stall_ms: the stall asked for, in ms; 0 once @stall_owner closes, or
- *	another file starts a stream
- * @stall_until_ns: no frame is delivered before this monotonic time
- * @stall_owner: the queue's owner (a &struct v4l2_fh) when the stall was
- *	set; only compared, never followed
- * @fail: a positive errno that the next such step returns, once; 0 = none
- * @sequence_start: the sequence number of the first frame of a stream
- * @ctrl: the control of each knob, with fault_controls=1; else NULL
- *
- * The values are guarded by &vivi_dev.slock; @ctrl is set at probe.
- */
-struct vivi_faults {
-	u32 drop_every;
-	u32 drop_percent;
-	u32 drop_seed;
-	u32 corrupt_every;
-	u32 stall_ms;
-	u64 stall_until_ns;
-	void *stall_owner;
-	u32 fail[VIVI_FAIL_COUNT];
-	u32 sequence_start;
-	struct v4l2_ctrl *ctrl[VIVI_KNOB_COUNT];
-};
-
 struct vivi_dev;
 
 /**
- * struct vivi_node - one video node: its queue, format and frame thread
+ * enum vivi_node_type - what a video node does, and so what holds it
+ * @VIVI_NODE_CAPTURE: it serves frames to applications; a &struct vivi_cap
+ */
+enum vivi_node_type {
+	VIVI_NODE_CAPTURE,
+};
+
+/**
+ * struct vivi_node - what every video node of a device has
  * @vivi: the device this node belongs to
+ * @type: what the node does; the struct that holds this one
  * @vdev: the video node; its drvdata is this struct
- * @queue: the vb2 queue; its drv_priv is this struct
+ * @queue: the vb2 queue; its drv_priv is the struct that holds this one
+ * @fmt: the negotiated format
+ *
+ * &vivi_dev.lock serializes the node's ioctls and its queue (it is
+ * &video_device.lock and &vb2_queue.lock) and guards @fmt. A streaming
+ * node's own code may read @fmt without it: S_FMT, the only writer,
+ * returns -EBUSY while vb2_is_busy(), which is true all the while a node
+ * streams. @vivi, @type and what @vdev and @queue are set up with are
+ * fixed before the node is registered.
+ */
+struct vivi_node {
+	struct vivi_dev *vivi;
+	enum vivi_node_type type;
+	struct video_device vdev;
+	struct vb2_queue queue;
+	struct v4l2_pix_format fmt;
+};
+
+/**
+ * struct vivi_cap - a capture node: its frame thread, clock and faults
+ * @node: what every node has; @node.type is VIVI_NODE_CAPTURE
  * @buf_list: buffers queued to the driver and not yet filled
- * @thread: the generator thread while streaming, else NULL; set and cleared
+ * @thread: the frame thread while streaming, else NULL; set and cleared
  *	under &vivi_dev.lock
  * @thread_starved: the thread waits for its next deadline without a buffer
  *	to draw ahead into; the next QBUF wakes it
@@ -199,37 +147,32 @@ struct vivi_dev;
  *	this virtual sensor; it stamps @frame_end_ns and wakes the thread
  * @frame_end_ns: monotonic time at which @frame_end last fired, 0 if it did
  *	not since armed
- * @fmt: the negotiated format
  * @timeperframe: the negotiated frame interval
- * @stats: counters of the generator thread
+ * @stats: counters of the frame thread
  * @stream_start_ns: monotonic time of STREAMON
- * @scratch: memory for vivi_gen_fill() and vivi_jpeg_gen(), sized for the
- *	widest frame
+ * @scratch: the frame layer's memory (vivi_frame_scratch_size()), sized
+ *	for the widest frame
  * @faults: the faults injected into this node's stream
  * @jpeg_quality: V4L2_CID_JPEG_COMPRESSION_QUALITY, for the next frame
  * @jpeg: the MJPEG worst case at @jpeg_quality, for sizeimage
  *
- * &vivi_dev.lock guards @fmt, @thread and @jpeg. &vivi_dev.slock guards
+ * &vivi_dev.lock guards @thread and @jpeg. &vivi_dev.slock guards
  * @buf_list, @thread_starved, @timeperframe, @stats, @faults and
  * @jpeg_quality, which the thread reads or writes while streaming.
  *
- * The thread reads @fmt without a lock. That is safe because S_FMT (the
- * only writer) returns -EBUSY while vb2_is_busy(), and the thread exists
- * only between start_streaming and stop_streaming, while buffers are
- * allocated and the queue is therefore busy. @stream_start_ns and @scratch
- * likewise change only while no thread runs. Only the thread arms
- * @frame_end, and it cancels it before reading @frame_end_ns.
+ * The thread exists only between start_streaming and stop_streaming, while
+ * the queue is busy: it reads &vivi_node.fmt without a lock (see &struct
+ * vivi_node), and @stream_start_ns and @scratch change only while no
+ * thread runs. Only the thread arms @frame_end, and it cancels it before
+ * reading @frame_end_ns.
  */
-struct vivi_node {
-	struct vivi_dev *vivi;
-	struct video_device vdev;
-	struct vb2_queue queue;
+struct vivi_cap {
+	struct vivi_node node;
 	struct list_head buf_list;
 	struct task_struct *thread;
 	bool thread_starved;
 	struct hrtimer frame_end;
 	u64 frame_end_ns;
-	struct v4l2_pix_format fmt;
 	struct v4l2_fract timeperframe;
 	struct vivi_stats stats;
 	u64 stream_start_ns;
@@ -238,6 +181,12 @@ struct vivi_node {
 	u32 jpeg_quality;
 	struct vivi_jpeg_bound jpeg;
 };
+
+/* The capture node that holds @node, a VIVI_NODE_CAPTURE one */
+static inline struct vivi_cap *vivi_to_cap(struct vivi_node *node)
+{
+	return container_of(node, struct vivi_cap, node);
+}
 
 /* Camera controls that the picture cannot show (see vivi_camera.c) */
 #define VIVI_SHARPNESS_DEF	128
@@ -269,10 +218,10 @@ struct vivi_camera_osd {
  * @inst: instance number, as in "vivi-N"
  * @cfg: this device's configuration, fixed once probed
  * @lock: serializes ioctls and the vb2 queues (vdev->lock, queue->lock);
- *	guards @input, the controls and what &struct vivi_node says
- * @slock: guards @settings, @osd_mode, @camera_osd and the nodes' streaming
- *	state (see
- *	&struct vivi_node)
+ *	guards @input, the controls and what &struct vivi_node and &struct
+ *	vivi_cap say
+ * @slock: guards @settings, @osd_mode, @camera_osd and the capture nodes'
+ *	streaming state (see &struct vivi_cap)
  * @input: the selected input
  * @settings: picture settings, mirrored from the controls
  * @osd_mode: what the on-screen text shows, an enum vivi_osd_mode
@@ -312,18 +261,8 @@ struct vivi_dev {
 	struct dentry *debugfs;
 	struct v4l2_ctrl *ctrl_pattern;
 
-	struct vivi_node cap;
+	struct vivi_cap cap;
 };
-
-/* vivi_inject.c: faults on demand */
-enum vivi_fault vivi_inject_frame(struct vivi_node *node, u32 sequence,
-				  u64 now_ns);
-int vivi_inject_fail(struct vivi_node *node, enum vivi_fail which);
-u32 vivi_inject_sequence_start(struct vivi_node *node);
-void vivi_inject_stream_start(struct vivi_node *node);
-void vivi_inject_release(struct vivi_node *node, void *fh);
-void vivi_inject_debugfs(struct vivi_node *node, struct dentry *parent);
-void vivi_inject_ctrls(struct vivi_node *node, struct v4l2_ctrl_handler *hdl);
 
 /* vivi_camera.c: the camera controls */
 void vivi_camera_ctrls(struct vivi_dev *vivi);
@@ -332,11 +271,11 @@ bool vivi_camera_text(const struct vivi_camera_osd *o, char *buf,
 
 /* vivi_dv.c: the HDMI input */
 bool vivi_dv_input(const struct vivi_dev *vivi);
-void vivi_dv_apply(struct vivi_node *node);
-void vivi_dv_try_pix(struct vivi_dev *vivi, struct v4l2_pix_format *pix);
+void vivi_dv_apply(struct vivi_cap *cap);
+void vivi_dv_try_pix(struct vivi_cap *cap, struct v4l2_pix_format *pix);
 void vivi_dv_init(struct vivi_dev *vivi);
 void vivi_dv_ctrls(struct vivi_dev *vivi);
-void vivi_dv_debugfs(struct vivi_dev *vivi);
+void vivi_dv_debugfs(struct vivi_node *node, struct dentry *dir);
 int vivi_dv_timings_cap(struct file *file, void *priv,
 			struct v4l2_dv_timings_cap *cap);
 int vivi_enum_dv_timings(struct file *file, void *priv,
@@ -350,14 +289,18 @@ int vivi_query_dv_timings(struct file *file, void *priv,
 
 /* vivi_stream.c: the frame thread and the vb2 queue */
 #define VIVI_STATUS_LEN		768	/* room for vivi_status_text() */
-size_t vivi_scratch_size(void);
-int vivi_queue_init(struct vivi_node *node, struct device *dev);
-int vivi_status_text(struct vivi_node *node, char *buf, size_t size);
+int vivi_queue_init(struct vivi_cap *cap, struct device *dev);
+int vivi_status_text(struct vivi_cap *cap, char *buf, size_t size);
+
+/* vivi_frame.c: one frame, from its source to a filled buffer */
+size_t vivi_frame_scratch_size(void);
+int vivi_frame_fill(struct vivi_cap *cap, struct vb2_buffer *vb,
+		    u32 sequence, u64 due_ns);
 
 /* vivi_ioctl.c: ioctls, controls and file operations */
 extern const struct v4l2_ioctl_ops vivi_ioctl_ops;
 extern const struct v4l2_file_operations vivi_fops;
 
-int vivi_ctrls_init(struct vivi_dev *vivi);
+int vivi_ctrls_init(struct vivi_dev *vivi, struct vivi_cap *cap);
 
 #endif

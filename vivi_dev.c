@@ -130,7 +130,7 @@ static int vivi_unplug(struct platform_device *pdev)
 	device_lock(&pdev->dev);
 	vivi = platform_get_drvdata(pdev);
 	if (vivi)
-		vb2_queue_error(&vivi->cap.queue);
+		vb2_queue_error(&vivi->cap.node.queue);
 	device_unlock(&pdev->dev);
 	if (!vivi)
 		return -ENODEV;

@@ -108,33 +108,35 @@ static const struct v4l2_dv_timings *vivi_dv_find(const struct v4l2_dv_timings *
 
 /**
  * vivi_dv_try_pix() - the size of @pix forced to the receiver's timings
- * @vivi: the device, on its HDMI input
+ * @cap: the capture node, its device on the HDMI input
  * @pix: a format vivi_fmt_try_pix() already adjusted
  */
-void vivi_dv_try_pix(struct vivi_dev *vivi, struct v4l2_pix_format *pix)
+void vivi_dv_try_pix(struct vivi_cap *cap, struct v4l2_pix_format *pix)
 {
+	struct vivi_dev *vivi = cap->node.vivi;
+
 	pix->width = vivi->dv_timings.bt.width;
 	pix->height = vivi->dv_timings.bt.height;
 	pix->bytesperline = 0;
-	vivi_fmt_try_pix(&vivi->cfg.formats, &vivi->cap.jpeg, pix);
+	vivi_fmt_try_pix(&vivi->cfg.formats, &cap->jpeg, pix);
 }
 
 /**
  * vivi_dv_apply() - the node's format size and frame interval from the
  *	receiver's timings
- * @node: the capture node, with no buffers allocated
+ * @cap: the capture node, with no buffers allocated
  *
  * Called with &vivi_dev.lock held, on S_DV_TIMINGS and when the HDMI input
  * is selected.
  */
-void vivi_dv_apply(struct vivi_node *node)
+void vivi_dv_apply(struct vivi_cap *cap)
 {
-	struct vivi_dev *vivi = node->vivi;
+	struct vivi_dev *vivi = cap->node.vivi;
 	struct v4l2_fract tpf = vivi_dv_interval(&vivi->dv_timings);
 
-	vivi_dv_try_pix(vivi, &node->fmt);
+	vivi_dv_try_pix(cap, &cap->node.fmt);
 	spin_lock_irq(&vivi->slock);
-	node->timeperframe = tpf;
+	cap->timeperframe = tpf;
 	spin_unlock_irq(&vivi->slock);
 }
 
@@ -180,8 +182,8 @@ int vivi_g_dv_timings(struct file *file, void *priv,
 int vivi_s_dv_timings(struct file *file, void *priv,
 		      struct v4l2_dv_timings *t)
 {
-	struct vivi_node *node = video_drvdata(file);
-	struct vivi_dev *vivi = node->vivi;
+	struct vivi_cap *cap = vivi_to_cap(video_drvdata(file));
+	struct vivi_dev *vivi = cap->node.vivi;
 	const struct v4l2_dv_timings *e;
 
 	if (!vivi_dv_input(vivi))
@@ -192,10 +194,10 @@ int vivi_s_dv_timings(struct file *file, void *priv,
 	*t = *e;
 	if (e == vivi_dv_find(&vivi->dv_timings))
 		return 0;
-	if (vb2_is_busy(&node->queue))
+	if (vb2_is_busy(&cap->node.queue))
 		return -EBUSY;
 	vivi->dv_timings = *e;
-	vivi_dv_apply(node);
+	vivi_dv_apply(cap);
 	return 0;
 }
 
@@ -253,7 +255,8 @@ static int vivi_dv_name(const struct v4l2_dv_timings *t, bool signal,
 static ssize_t vivi_dv_source_read(struct file *file, char __user *ubuf,
 				   size_t len, loff_t *ppos)
 {
-	struct vivi_dev *vivi = file->private_data;
+	struct vivi_node *node = file->private_data;
+	struct vivi_dev *vivi = node->vivi;
 	char buf[32];
 	int n, ret;
 
@@ -280,22 +283,23 @@ static const struct v4l2_dv_timings *vivi_dv_named(const char *name)
 }
 
 /* A new source: tell the input's subscribers that its resolution changed */
-static void vivi_dv_source_change(struct vivi_dev *vivi)
+static void vivi_dv_source_change(struct vivi_node *node)
 {
 	struct v4l2_event ev = {
 		.type = V4L2_EVENT_SOURCE_CHANGE,
-		.id = vivi->cfg.n_inputs,
+		.id = node->vivi->cfg.n_inputs,
 		.u.src_change.changes = V4L2_EVENT_SRC_CH_RESOLUTION,
 	};
 
-	v4l2_event_queue(&vivi->cap.vdev, &ev);
+	v4l2_event_queue(&node->vdev, &ev);
 }
 
 static ssize_t vivi_dv_source_write(struct file *file,
 				    const char __user *ubuf, size_t len,
 				    loff_t *ppos)
 {
-	struct vivi_dev *vivi = file->private_data;
+	struct vivi_node *node = file->private_data;
+	struct vivi_dev *vivi = node->vivi;
 	const struct v4l2_dv_timings *e = NULL;
 	char buf[32];
 	bool signal;
@@ -326,7 +330,7 @@ static ssize_t vivi_dv_source_write(struct file *file,
 			vivi->dv_source = *e;
 		if (vivi->ctrl_rx_power)
 			v4l2_ctrl_s_ctrl(vivi->ctrl_rx_power, signal);
-		vivi_dv_source_change(vivi);
+		vivi_dv_source_change(node);
 	}
 	mutex_unlock(&vivi->lock);
 	return len;
@@ -342,11 +346,12 @@ static const struct file_operations vivi_dv_source_fops = {
 
 /**
  * vivi_dv_debugfs() - the source knob, with hdmi_input=1
- * @vivi: the device
+ * @node: the node whose input the source feeds, told of each change
+ * @dir: the node's debugfs directory
  */
-void vivi_dv_debugfs(struct vivi_dev *vivi)
+void vivi_dv_debugfs(struct vivi_node *node, struct dentry *dir)
 {
-	if (vivi->cfg.hdmi_input)
-		debugfs_create_file("source", 0600, vivi->debugfs, vivi,
+	if (node->vivi->cfg.hdmi_input)
+		debugfs_create_file("source", 0600, dir, node,
 				    &vivi_dv_source_fops);
 }

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Faults on demand: what the stream of a node does wrong when a test asks,
- * set through debugfs (vivi/videoN/faults/), where neither applications nor
- * v4l2-compliance see it, and with fault_controls=1 also through controls
- * of their own class. Every fault is off until written.
+ * Faults on demand: what the stream of a capture node does wrong when a
+ * test asks, set through debugfs (vivi/videoN/faults/), where neither
+ * applications nor v4l2-compliance see it, and with fault_controls=1 also
+ * through controls of their own class. Every fault is off until written.
  */
 
 #include <linux/debugfs.h>
@@ -43,7 +43,7 @@ static bool vivi_inject_drop(const struct vivi_faults *f, u32 sequence)
 
 /**
  * vivi_inject_frame() - what becomes of the frame due now
- * @node: the streaming node
+ * @cap: the streaming capture node
  * @sequence: its sequence number
  * @now_ns: the time it is handed over
  *
@@ -51,59 +51,59 @@ static bool vivi_inject_drop(const struct vivi_faults *f, u32 sequence)
  *
  * Return: the fault to apply to this frame, VIVI_FAULT_NONE for none.
  */
-enum vivi_fault vivi_inject_frame(struct vivi_node *node, u32 sequence,
+enum vivi_fault vivi_inject_frame(struct vivi_cap *cap, u32 sequence,
 				  u64 now_ns)
 {
-	struct vivi_faults *f = &node->faults;
+	struct vivi_faults *f = &cap->faults;
 	enum vivi_fault ret = VIVI_FAULT_NONE;
 
-	spin_lock_irq(&node->vivi->slock);
+	spin_lock_irq(&cap->node.vivi->slock);
 	if (now_ns < f->stall_until_ns) {
 		ret = VIVI_FAULT_STALL;
-		node->stats.stalled++;
+		cap->stats.stalled++;
 	} else if (vivi_inject_drop(f, sequence)) {
 		ret = VIVI_FAULT_DROP;
-		node->stats.injected_drops++;
+		cap->stats.injected_drops++;
 	} else if (f->corrupt_every &&
 		   sequence % f->corrupt_every == f->corrupt_every - 1) {
 		ret = VIVI_FAULT_CORRUPT;
-		node->stats.corrupted++;
+		cap->stats.corrupted++;
 	}
-	spin_unlock_irq(&node->vivi->slock);
+	spin_unlock_irq(&cap->node.vivi->slock);
 	return ret;
 }
 
 /**
  * vivi_inject_fail() - take a one-shot set-up failure, if one is armed
- * @node: the node
+ * @cap: the capture node
  * @which: VIVI_FAIL_REQBUFS or VIVI_FAIL_STREAMON
  *
  * Return: 0, or the negative error the armed fault asks for (once).
  */
-int vivi_inject_fail(struct vivi_node *node, enum vivi_fail which)
+int vivi_inject_fail(struct vivi_cap *cap, enum vivi_fail which)
 {
 	int err;
 
-	spin_lock_irq(&node->vivi->slock);
-	err = node->faults.fail[which];
-	node->faults.fail[which] = 0;
-	spin_unlock_irq(&node->vivi->slock);
+	spin_lock_irq(&cap->node.vivi->slock);
+	err = cap->faults.fail[which];
+	cap->faults.fail[which] = 0;
+	spin_unlock_irq(&cap->node.vivi->slock);
 	return -err;
 }
 
 /**
  * vivi_inject_sequence_start() - the sequence number of a stream's first frame
- * @node: the node
+ * @cap: the capture node
  *
  * Return: 0 unless a test asked to start near the 32-bit wrap
  */
-u32 vivi_inject_sequence_start(struct vivi_node *node)
+u32 vivi_inject_sequence_start(struct vivi_cap *cap)
 {
 	u32 seq;
 
-	spin_lock_irq(&node->vivi->slock);
-	seq = node->faults.sequence_start;
-	spin_unlock_irq(&node->vivi->slock);
+	spin_lock_irq(&cap->node.vivi->slock);
+	seq = cap->faults.sequence_start;
+	spin_unlock_irq(&cap->node.vivi->slock);
 	return seq;
 }
 
@@ -166,22 +166,22 @@ static u32 *vivi_knob_field(struct vivi_faults *f, int k)
 	}
 }
 
-/* Set knob @k of @node to @val (in range); a stall needs a stream */
-static int vivi_knob_set(struct vivi_node *node, int k, u64 val)
+/* Set knob @k of @cap to @val (in range); a stall needs a stream */
+static int vivi_knob_set(struct vivi_cap *cap, int k, u64 val)
 {
-	struct vivi_dev *vivi = node->vivi;
+	struct vivi_dev *vivi = cap->node.vivi;
 
-	if (k == VIVI_KNOB_STALL_MS && val && !vb2_is_streaming(&node->queue)) {
+	if (k == VIVI_KNOB_STALL_MS && val && !vb2_is_streaming(&cap->node.queue)) {
 		v4l2_info(&vivi->v4l2_dev,
 			  "faults/stall_ms: only while streaming\n");
 		return -EBUSY;
 	}
 	spin_lock_irq(&vivi->slock);
-	*vivi_knob_field(&node->faults, k) = val;
+	*vivi_knob_field(&cap->faults, k) = val;
 	if (k == VIVI_KNOB_STALL_MS) {
-		node->faults.stall_until_ns = ktime_get_ns() +
+		cap->faults.stall_until_ns = ktime_get_ns() +
 					      val * NSEC_PER_MSEC;
-		node->faults.stall_owner = READ_ONCE(node->queue.owner);
+		cap->faults.stall_owner = READ_ONCE(cap->node.queue.owner);
 	}
 	spin_unlock_irq(&vivi->slock);
 	return 0;
@@ -191,16 +191,16 @@ static int vivi_knob_set(struct vivi_node *node, int k, u64 val)
  * What knob @k has armed: a one-shot failure reads 0 once taken, a stall 0
  * once it has passed or its file closed
  */
-static u32 vivi_knob_get(struct vivi_node *node, int k)
+static u32 vivi_knob_get(struct vivi_cap *cap, int k)
 {
-	struct vivi_faults *f = &node->faults;
+	struct vivi_faults *f = &cap->faults;
 	u32 val;
 
-	spin_lock_irq(&node->vivi->slock);
+	spin_lock_irq(&cap->node.vivi->slock);
 	val = *vivi_knob_field(f, k);
 	if (k == VIVI_KNOB_STALL_MS && ktime_get_ns() >= f->stall_until_ns)
 		val = 0;
-	spin_unlock_irq(&node->vivi->slock);
+	spin_unlock_irq(&cap->node.vivi->slock);
 	return val;
 }
 
@@ -214,7 +214,7 @@ static void vivi_inject_unstall(struct vivi_faults *f)
 
 /**
  * vivi_inject_stream_start() - a stream starts: forget another's stall
- * @node: the node
+ * @cap: the capture node
  *
  * A stall belongs to the file that was streaming when it was set: another
  * file's stream starts unstalled. The same file may restart its stream in
@@ -223,38 +223,38 @@ static void vivi_inject_unstall(struct vivi_faults *f)
  * The other knobs are settings, kept until written again. Called with the
  * queue's lock held.
  */
-void vivi_inject_stream_start(struct vivi_node *node)
+void vivi_inject_stream_start(struct vivi_cap *cap)
 {
-	spin_lock_irq(&node->vivi->slock);
-	if (node->faults.stall_owner != node->queue.owner)
-		vivi_inject_unstall(&node->faults);
-	spin_unlock_irq(&node->vivi->slock);
+	spin_lock_irq(&cap->node.vivi->slock);
+	if (cap->faults.stall_owner != cap->node.queue.owner)
+		vivi_inject_unstall(&cap->faults);
+	spin_unlock_irq(&cap->node.vivi->slock);
 }
 
 /**
  * vivi_inject_release() - a file closes: its stall is over
- * @node: the node
+ * @cap: the capture node
  * @fh: the file's &struct v4l2_fh
  */
-void vivi_inject_release(struct vivi_node *node, void *fh)
+void vivi_inject_release(struct vivi_cap *cap, void *fh)
 {
-	spin_lock_irq(&node->vivi->slock);
-	if (node->faults.stall_owner == fh)
-		vivi_inject_unstall(&node->faults);
-	spin_unlock_irq(&node->vivi->slock);
+	spin_lock_irq(&cap->node.vivi->slock);
+	if (cap->faults.stall_owner == fh)
+		vivi_inject_unstall(&cap->faults);
+	spin_unlock_irq(&cap->node.vivi->slock);
 }
 
 static ssize_t vivi_knob_read(struct file *file, char __user *ubuf,
 			      size_t len, loff_t *ppos)
 {
-	struct vivi_node *node = file->private_data;
+	struct vivi_cap *cap = file->private_data;
 	int k = vivi_knob_of(file);
 	char buf[16];
 	u32 val;
 
 	if (k < 0)
 		return k;
-	val = vivi_knob_get(node, k);
+	val = vivi_knob_get(cap, k);
 	return simple_read_from_buffer(ubuf, len, ppos, buf,
 				       scnprintf(buf, sizeof(buf), "%u\n", val));
 }
@@ -262,8 +262,8 @@ static ssize_t vivi_knob_read(struct file *file, char __user *ubuf,
 static ssize_t vivi_knob_write(struct file *file, const char __user *ubuf,
 			       size_t len, loff_t *ppos)
 {
-	struct vivi_node *node = file->private_data;
-	struct vivi_dev *vivi = node->vivi;
+	struct vivi_cap *cap = file->private_data;
+	struct vivi_dev *vivi = cap->node.vivi;
 	int k = vivi_knob_of(file);
 	u64 val;
 	int ret;
@@ -279,12 +279,12 @@ static ssize_t vivi_knob_write(struct file *file, const char __user *ubuf,
 		return ret ?: -ERANGE;
 	}
 	/* through the control, if there is one, so that it stays in step */
-	if (!node->faults.ctrl[k])
-		ret = vivi_knob_set(node, k, val);
-	else if (node->faults.ctrl[k]->type == V4L2_CTRL_TYPE_INTEGER64)
-		ret = v4l2_ctrl_s_ctrl_int64(node->faults.ctrl[k], val);
+	if (!cap->faults.ctrl[k])
+		ret = vivi_knob_set(cap, k, val);
+	else if (cap->faults.ctrl[k]->type == V4L2_CTRL_TYPE_INTEGER64)
+		ret = v4l2_ctrl_s_ctrl_int64(cap->faults.ctrl[k], val);
 	else
-		ret = v4l2_ctrl_s_ctrl(node->faults.ctrl[k], val);
+		ret = v4l2_ctrl_s_ctrl(cap->faults.ctrl[k], val);
 	return ret ?: len;
 }
 
@@ -297,17 +297,17 @@ static const struct file_operations vivi_knob_fops = {
 };
 
 /**
- * vivi_inject_debugfs() - create the faults/ directory of a node
- * @node: the node
+ * vivi_inject_debugfs() - create the faults/ directory of a capture node
+ * @cap: the capture node
  * @parent: the node's debugfs directory
  */
-void vivi_inject_debugfs(struct vivi_node *node, struct dentry *parent)
+void vivi_inject_debugfs(struct vivi_cap *cap, struct dentry *parent)
 {
 	struct dentry *dir = debugfs_create_dir("faults", parent);
 	int k;
 
 	for (k = 0; k < VIVI_KNOB_COUNT; k++)
-		debugfs_create_file(vivi_knobs[k].name, 0600, dir, node,
+		debugfs_create_file(vivi_knobs[k].name, 0600, dir, cap,
 				    &vivi_knob_fops);
 }
 
@@ -319,9 +319,9 @@ void vivi_inject_debugfs(struct vivi_node *node, struct dentry *parent)
 
 static int vivi_inject_s_ctrl(struct v4l2_ctrl *ctrl)
 {
-	struct vivi_node *node = ctrl->priv;
+	struct vivi_cap *cap = ctrl->priv;
 
-	return vivi_knob_set(node, ctrl->id - VIVI_CID_FAULTS_BASE,
+	return vivi_knob_set(cap, ctrl->id - VIVI_CID_FAULTS_BASE,
 			     ctrl->type == V4L2_CTRL_TYPE_INTEGER64 ?
 			     *ctrl->p_new.p_s64 : ctrl->val);
 }
@@ -352,7 +352,7 @@ static const struct v4l2_ctrl_config vivi_inject_class = {
 
 /**
  * vivi_inject_ctrls() - offer the fault knobs as controls too
- * @node: the node whose faults they set
+ * @cap: the capture node whose faults they set
  * @hdl: the handler to add them to; errors are left in hdl->error
  *
  * Only with the fault_controls module parameter: applications show every
@@ -360,7 +360,7 @@ static const struct v4l2_ctrl_config vivi_inject_class = {
  * is written on every set (EXECUTE_ON_WRITE), so that setting a stall or a
  * failure again arms it again, and reads what is armed (VOLATILE).
  */
-void vivi_inject_ctrls(struct vivi_node *node, struct v4l2_ctrl_handler *hdl)
+void vivi_inject_ctrls(struct vivi_cap *cap, struct v4l2_ctrl_handler *hdl)
 {
 	struct v4l2_ctrl_config cfg = {
 		.ops = &vivi_inject_ctrl_ops,
@@ -377,6 +377,6 @@ void vivi_inject_ctrls(struct vivi_node *node, struct v4l2_ctrl_handler *hdl)
 		cfg.max = vivi_knobs[k].max;
 		cfg.type = cfg.max > S32_MAX ? V4L2_CTRL_TYPE_INTEGER64 :
 					       V4L2_CTRL_TYPE_INTEGER;
-		node->faults.ctrl[k] = v4l2_ctrl_new_custom(hdl, &cfg, node);
+		cap->faults.ctrl[k] = v4l2_ctrl_new_custom(hdl, &cfg, cap);
 	}
 }

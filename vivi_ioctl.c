@@ -25,6 +25,12 @@ static int vivi_querycap(struct file *file, void *priv,
 	return 0;
 }
 
+/* The capture node behind @file, for the ioctls only capture nodes have */
+static struct vivi_cap *vivi_file_cap(struct file *file)
+{
+	return vivi_to_cap(video_drvdata(file));
+}
+
 static const struct vivi_fmt_list *vivi_formats(struct file *file)
 {
 	struct vivi_node *node = video_drvdata(file);
@@ -54,40 +60,41 @@ static int vivi_g_fmt(struct file *file, void *priv, struct v4l2_format *f)
 
 static int vivi_try_fmt(struct file *file, void *priv, struct v4l2_format *f)
 {
-	struct vivi_node *node = video_drvdata(file);
+	struct vivi_cap *cap = vivi_file_cap(file);
 
-	vivi_fmt_try_pix(vivi_formats(file), &node->jpeg, &f->fmt.pix);
+	vivi_fmt_try_pix(vivi_formats(file), &cap->jpeg, &f->fmt.pix);
 	/* the HDMI input's size is its timings' */
-	if (vivi_dv_input(node->vivi))
-		vivi_dv_try_pix(node->vivi, &f->fmt.pix);
+	if (vivi_dv_input(cap->node.vivi))
+		vivi_dv_try_pix(cap, &f->fmt.pix);
 	return 0;
 }
 
 /* Set the node's frame interval; the thread takes it at its next deadline */
-static void vivi_set_interval(struct vivi_node *node,
+static void vivi_set_interval(struct vivi_cap *cap,
 			      const struct v4l2_fract *want)
 {
+	const struct v4l2_pix_format *pix = &cap->node.fmt;
 	struct v4l2_fract tpf;
 
-	tpf = vivi_fmt_snap_interval(want, node->fmt.width, node->fmt.height);
-	spin_lock_irq(&node->vivi->slock);
-	node->timeperframe = tpf;
-	spin_unlock_irq(&node->vivi->slock);
+	tpf = vivi_fmt_snap_interval(want, pix->width, pix->height);
+	spin_lock_irq(&cap->node.vivi->slock);
+	cap->timeperframe = tpf;
+	spin_unlock_irq(&cap->node.vivi->slock);
 }
 
 static int vivi_s_fmt(struct file *file, void *priv, struct v4l2_format *f)
 {
-	struct vivi_node *node = video_drvdata(file);
+	struct vivi_cap *cap = vivi_file_cap(file);
 
 	vivi_try_fmt(file, priv, f);
-	/* the thread reads node->fmt without a lock: see struct vivi_node */
-	if (vb2_is_busy(&node->queue))
+	/* the thread reads node.fmt without a lock: see struct vivi_node */
+	if (vb2_is_busy(&cap->node.queue))
 		return -EBUSY;
 
-	node->fmt = f->fmt.pix;
+	cap->node.fmt = f->fmt.pix;
 	/* a size that does not offer the current rate snaps the rate too */
-	if (!vivi_dv_input(node->vivi))
-		vivi_set_interval(node, &node->timeperframe);
+	if (!vivi_dv_input(cap->node.vivi))
+		vivi_set_interval(cap, &cap->timeperframe);
 	return 0;
 }
 
@@ -128,12 +135,12 @@ static int vivi_enum_frameintervals(struct file *file, void *priv,
 static int vivi_g_parm(struct file *file, void *priv,
 		       struct v4l2_streamparm *a)
 {
-	struct vivi_node *node = video_drvdata(file);
+	struct vivi_cap *cap = vivi_file_cap(file);
 
 	if (a->type != V4L2_BUF_TYPE_VIDEO_CAPTURE)
 		return -EINVAL;
 	a->parm.capture.capability = V4L2_CAP_TIMEPERFRAME;
-	a->parm.capture.timeperframe = node->timeperframe;
+	a->parm.capture.timeperframe = cap->timeperframe;
 	a->parm.capture.readbuffers = VIVI_MIN_BUFFERS;
 	return 0;
 }
@@ -141,7 +148,7 @@ static int vivi_g_parm(struct file *file, void *priv,
 static int vivi_s_parm(struct file *file, void *priv,
 		       struct v4l2_streamparm *a)
 {
-	struct vivi_node *node = video_drvdata(file);
+	struct vivi_cap *cap = vivi_file_cap(file);
 
 	if (a->type != V4L2_BUF_TYPE_VIDEO_CAPTURE)
 		return -EINVAL;
@@ -149,9 +156,9 @@ static int vivi_s_parm(struct file *file, void *priv,
 	 * The HDMI input's rate is its timings': S_PARM cannot change it
 	 * (v4l2-compliance, too, wants ENOTTY without ENUM_FRAMEINTERVALS)
 	 */
-	if (vivi_dv_input(node->vivi))
+	if (vivi_dv_input(cap->node.vivi))
 		return -ENOTTY;
-	vivi_set_interval(node, &a->parm.capture.timeperframe);
+	vivi_set_interval(cap, &a->parm.capture.timeperframe);
 	return vivi_g_parm(file, priv, a);
 }
 
@@ -191,22 +198,22 @@ static const u32 vivi_input_pattern[VIVI_MAX_INPUTS] = {
 
 static int vivi_s_input(struct file *file, void *priv, unsigned int i)
 {
-	struct vivi_node *node = video_drvdata(file);
-	struct vivi_dev *vivi = node->vivi;
+	struct vivi_cap *cap = vivi_file_cap(file);
+	struct vivi_dev *vivi = cap->node.vivi;
 
 	if (i >= vivi->cfg.n_inputs + vivi->cfg.hdmi_input)
 		return -EINVAL;
 	if (i == vivi->input)
 		return 0;
-	if (vb2_is_busy(&node->queue))
+	if (vb2_is_busy(&cap->node.queue))
 		return -EBUSY;
 	vivi->input = i;
 	if (vivi_dv_input(vivi)) {
-		vivi_dv_apply(node);
+		vivi_dv_apply(cap);
 		return v4l2_ctrl_s_ctrl(vivi->ctrl_pattern, VIVI_PAT_BARS75);
 	}
 	/* back from the HDMI input: a rate the camera offers */
-	vivi_set_interval(node, &node->timeperframe);
+	vivi_set_interval(cap, &cap->timeperframe);
 	return v4l2_ctrl_s_ctrl(vivi->ctrl_pattern, vivi_input_pattern[i]);
 }
 
@@ -224,14 +231,14 @@ static int vivi_subscribe_event(struct v4l2_fh *fh,
 
 static int vivi_log_status(struct file *file, void *priv)
 {
-	struct vivi_node *node = video_drvdata(file);
+	struct vivi_cap *cap = vivi_file_cap(file);
 	char buf[VIVI_STATUS_LEN], *line, *cur = buf;
 
 	v4l2_ctrl_log_status(file, priv);
-	vivi_status_text(node, buf, sizeof(buf));
+	vivi_status_text(cap, buf, sizeof(buf));
 	while ((line = strsep(&cur, "\n")) != NULL)
 		if (*line)
-			v4l2_info(&node->vivi->v4l2_dev, "%s\n", line);
+			v4l2_info(&cap->node.vivi->v4l2_dev, "%s\n", line);
 	return 0;
 }
 
@@ -272,7 +279,7 @@ const struct v4l2_ioctl_ops vivi_ioctl_ops = {
 /* a stall set while this file streamed ends with the file */
 static int vivi_file_release(struct file *file)
 {
-	vivi_inject_release(video_drvdata(file), file->private_data);
+	vivi_inject_release(vivi_file_cap(file), file->private_data);
 	return vb2_fop_release(file);
 }
 
@@ -298,15 +305,15 @@ static const char * const vivi_osd_menu[] = {
  * application read (and sized its USERPTR buffers from) never changes
  * behind it. A frame that does not fit the buffers comes back as ERROR.
  */
-static void vivi_s_jpeg_quality(struct vivi_dev *vivi, u32 quality)
+static void vivi_s_jpeg_quality(struct vivi_cap *cap, u32 quality)
 {
-	struct vivi_node *node = &vivi->cap;
+	struct vivi_dev *vivi = cap->node.vivi;
 
-	vivi_jpeg_bound_init(&node->jpeg, quality);
-	if (!vb2_is_busy(&node->queue))
-		vivi_fmt_try_pix(&vivi->cfg.formats, &node->jpeg, &node->fmt);
+	vivi_jpeg_bound_init(&cap->jpeg, quality);
+	if (!vb2_is_busy(&cap->node.queue))
+		vivi_fmt_try_pix(&vivi->cfg.formats, &cap->jpeg, &cap->node.fmt);
 	spin_lock_irq(&vivi->slock);
-	node->jpeg_quality = quality;
+	cap->jpeg_quality = quality;
 	spin_unlock_irq(&vivi->slock);
 }
 
@@ -318,7 +325,7 @@ static int vivi_s_ctrl(struct v4l2_ctrl *ctrl)
 	unsigned long flags;
 
 	if (ctrl->id == V4L2_CID_JPEG_COMPRESSION_QUALITY) {
-		vivi_s_jpeg_quality(vivi, ctrl->val);
+		vivi_s_jpeg_quality(ctrl->priv, ctrl->val);
 		return 0;
 	}
 
@@ -395,13 +402,33 @@ static const struct v4l2_ctrl_config vivi_ctrl_stamp = {
 	.step = 1,
 };
 
+/* The controls of capture node @cap: MJPEG's quality, the fault knobs */
+static void vivi_cap_ctrls(struct vivi_cap *cap, struct v4l2_ctrl_handler *hdl)
+{
+	struct vivi_dev *vivi = cap->node.vivi;
+	struct v4l2_ctrl *ctrl;
+
+	if (vivi_fmt_offered(&vivi->cfg.formats, V4L2_PIX_FMT_MJPEG)) {
+		ctrl = v4l2_ctrl_new_std(hdl, &vivi_ctrl_ops,
+					 V4L2_CID_JPEG_COMPRESSION_QUALITY,
+					 VIVI_JPEG_QUALITY_MIN,
+					 VIVI_JPEG_QUALITY_MAX, 1,
+					 VIVI_JPEG_QUALITY_DEF);
+		if (ctrl)
+			ctrl->priv = cap;
+	}
+	if (vivi->cfg.fault_controls)
+		vivi_inject_ctrls(cap, hdl);
+}
+
 /**
  * vivi_ctrls_init() - create the controls and apply their defaults
  * @vivi: the device
+ * @cap: its capture node, whose controls are the device's too
  *
  * Return: 0 or a negative error; on error the handler is already freed.
  */
-int vivi_ctrls_init(struct vivi_dev *vivi)
+int vivi_ctrls_init(struct vivi_dev *vivi, struct vivi_cap *cap)
 {
 	struct v4l2_ctrl_handler *hdl = &vivi->ctrl_handler;
 	const struct v4l2_ctrl_ops *ops = &vivi_ctrl_ops;
@@ -428,12 +455,7 @@ int vivi_ctrls_init(struct vivi_dev *vivi)
 	v4l2_ctrl_new_custom(hdl, &vivi_ctrl_stamp, NULL);
 	vivi_camera_ctrls(vivi);
 	vivi_dv_ctrls(vivi);
-	if (vivi_fmt_offered(&vivi->cfg.formats, V4L2_PIX_FMT_MJPEG))
-		v4l2_ctrl_new_std(hdl, ops, V4L2_CID_JPEG_COMPRESSION_QUALITY,
-				  VIVI_JPEG_QUALITY_MIN, VIVI_JPEG_QUALITY_MAX,
-				  1, VIVI_JPEG_QUALITY_DEF);
-	if (vivi->cfg.fault_controls)
-		vivi_inject_ctrls(&vivi->cap, hdl);
+	vivi_cap_ctrls(cap, hdl);
 	ret = hdl->error;
 	if (ret) {
 		v4l2_ctrl_handler_free(hdl);

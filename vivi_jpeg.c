@@ -29,15 +29,10 @@
 #include <linux/string.h>
 #include <linux/swab.h>
 #include <linux/types.h>
-#include <linux/videodev2.h>
 
-#include "vivi_gen.h"
 #include "vivi_jpeg.h"
 
-#define VIVI_JPEG_MAX_DIM	16384
 #define SCRATCH_ALIGN		64
-/* Lines vivi_jpeg_gen() draws per vivi_gen_fill() call */
-#define DRAW_LINES		32
 
 /* Natural (row-major) index of each zigzag position */
 static const u8 vivi_zigzag[64] = {
@@ -826,65 +821,4 @@ size_t vivi_jpeg_max_size(u32 width, u32 height, u32 quality)
 		return 0;
 	vivi_jpeg_bound_init(&b, quality);
 	return vivi_jpeg_bound_size(&b, width, height);
-}
-
-/* ---- drawing and coding --------------------------------------------- */
-
-size_t vivi_jpeg_gen_scratch_size(u32 width)
-{
-	u32 w = clamp_t(u32, width, 1, VIVI_JPEG_MAX_DIM);
-
-	/* the generator first (its cache stays put), the encoder, the band */
-	return vivi_gen_scratch_size(w) + vivi_jpeg_scratch_size() +
-	       SCRATCH_ALIGN +
-	       (size_t)DRAW_LINES * (w + 2 * DIV_ROUND_UP(w, 2));
-}
-
-int vivi_jpeg_gen(const struct vivi_gen_settings *s, u32 frame, u32 width,
-		  u32 height, u32 quality, u8 *out, size_t size,
-		  size_t *bytesused, void *scratch)
-{
-	struct vivi_gen_frame f = {
-		.fourcc = V4L2_PIX_FMT_YUV422P,
-		.width = width,
-		.height = height,
-	};
-	const u8 *band[3];
-	u32 cw = DIV_ROUND_UP(width, 2), y, k;
-	u8 *p, *gs = scratch, *js;
-	int ret;
-
-	if (!scratch || !s || !bytesused ||
-	    !vivi_jpeg_args_ok(width, height, quality))
-		return -EINVAL;
-	/*
-	 * The generator's cache sits at the start of the area in every path,
-	 * raw or MJPEG, so that no other layout ever overwrites part of it;
-	 * the encoder's state and the band come after the generator's bytes
-	 */
-	js = gs + vivi_gen_scratch_size(width);
-	ret = vivi_jpeg_begin(js, width, height, quality, out, size);
-	if (ret)
-		return ret;
-	p = PTR_ALIGN(js + vivi_jpeg_scratch_size(), SCRATCH_ALIGN);
-	f.plane[0] = p;
-	f.plane[1] = p + DRAW_LINES * width;
-	f.plane[2] = f.plane[1] + DRAW_LINES * cw;
-	f.stride[0] = width;
-	f.stride[1] = cw;
-	f.stride[2] = cw;
-	for (y = 0; y < height; y += DRAW_LINES) {
-		f.band_y0 = y;
-		f.band_lines = min_t(u32, DRAW_LINES, height - y);
-		ret = vivi_gen_fill(&f, s, frame, gs);
-		for (k = 0; !ret && k < f.band_lines; k += 8) {
-			band[0] = f.plane[0] + k * f.stride[0];
-			band[1] = f.plane[1] + k * cw;
-			band[2] = f.plane[2] + k * cw;
-			ret = vivi_jpeg_encode_band(js, band, f.stride);
-		}
-		if (ret)
-			return ret;
-	}
-	return vivi_jpeg_finish(js, bytesused);
 }

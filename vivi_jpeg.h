@@ -5,7 +5,7 @@
  * Baseline JFIF, 8-bit, Y'CbCr 4:2:2 (H2V1), with the quantization tables
  * of ITU T.81 Annex K scaled by a 1..100 quality as libjpeg scales them,
  * and the Annex K Huffman tables, both in every frame. The input is BT.601
- * limited-range Y'CbCr 4:2:2 planes (what vivi_gen draws as YUV422P); the
+ * limited-range Y'CbCr 4:2:2 planes (YUV422P, as vivi_draw.c draws them); the
  * JPEG carries JFIF's full range.
  *
  * Band by band: vivi_jpeg_begin() writes the headers, each
@@ -18,8 +18,6 @@
 #define _VIVI_JPEG_H_
 
 #include <linux/types.h>
-
-struct vivi_gen_settings;
 
 #define VIVI_JPEG_QUALITY_MIN	1
 #define VIVI_JPEG_QUALITY_MAX	100
@@ -34,6 +32,8 @@ struct vivi_gen_settings;
 #define VIVI_JPEG_QUALITY_DEF	95
 /* Lines of one MCU row, the unit of vivi_jpeg_encode_band() */
 #define VIVI_JPEG_BAND_LINES	8
+/* The largest width and height coded */
+#define VIVI_JPEG_MAX_DIM	16384
 
 /**
  * vivi_jpeg_scratch_size() - bytes of scratch the encoder state needs
@@ -93,8 +93,8 @@ size_t vivi_jpeg_max_size(u32 width, u32 height, u32 quality);
  * vivi_jpeg_begin() - start a frame and write its headers
  * @scratch: vivi_jpeg_scratch_size() bytes, any alignment, kept until
  *	vivi_jpeg_finish()
- * @width: in pixels, 1..16384
- * @height: in lines, 1..16384
+ * @width: in pixels, 1..VIVI_JPEG_MAX_DIM
+ * @height: in lines, 1..VIVI_JPEG_MAX_DIM
  * @quality: VIVI_JPEG_QUALITY_MIN..VIVI_JPEG_QUALITY_MAX
  * @out: where the JPEG goes
  * @size: bytes at @out; never written past
@@ -127,34 +127,5 @@ int vivi_jpeg_encode_band(void *scratch, const u8 *const plane[3],
  * output was too small
  */
 int vivi_jpeg_finish(void *scratch, size_t *bytesused);
-
-/**
- * vivi_jpeg_gen_scratch_size() - bytes of scratch vivi_jpeg_gen() needs
- * @width: the widest frame that will be encoded
- *
- * Return: the size in bytes
- */
-size_t vivi_jpeg_gen_scratch_size(u32 width);
-
-/**
- * vivi_jpeg_gen() - draw a frame with vivi_gen and encode it, band by band
- * @s: pattern, controls and text, as for vivi_gen_fill()
- * @frame: frame number, as for vivi_gen_fill()
- * @width: in pixels
- * @height: in lines
- * @quality: VIVI_JPEG_QUALITY_MIN..VIVI_JPEG_QUALITY_MAX
- * @out: where the JPEG goes
- * @size: bytes at @out; never written past
- * @bytesused: set to the size of the JPEG on success
- * @scratch: vivi_jpeg_gen_scratch_size(@width) bytes, any alignment. Its
- *	first bytes are vivi_gen_fill()'s scratch, laid out as for a raw
- *	frame, so raw and MJPEG frames may share one area in any order; the
- *	encoder's state and the band follow them.
- *
- * Return: 0, or the error of vivi_gen_fill() or of the encoder
- */
-int vivi_jpeg_gen(const struct vivi_gen_settings *s, u32 frame, u32 width,
-		  u32 height, u32 quality, u8 *out, size_t size,
-		  size_t *bytesused, void *scratch);
 
 #endif

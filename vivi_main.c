@@ -63,15 +63,15 @@ static bool vivi_nodes_live;
 
 static int vivi_stats_show(struct seq_file *m, void *unused)
 {
-	struct vivi_node *node = m->private;
+	struct vivi_cap *cap = m->private;
 	char buf[VIVI_STATUS_LEN];
 	int ret;
 
-	ret = mutex_lock_interruptible(&node->vivi->lock);
+	ret = mutex_lock_interruptible(&cap->node.vivi->lock);
 	if (ret)
 		return ret;
-	vivi_status_text(node, buf, sizeof(buf));
-	mutex_unlock(&node->vivi->lock);
+	vivi_status_text(cap, buf, sizeof(buf));
+	mutex_unlock(&cap->node.vivi->lock);
 	seq_puts(m, buf);
 	return 0;
 }
@@ -101,12 +101,12 @@ static struct vivi_dev *vivi_alloc(struct platform_device *pdev,
 	vivi = kzalloc(sizeof(*vivi), GFP_KERNEL);
 	if (!vivi)
 		return NULL;
-	vivi->cap.scratch = kvzalloc(vivi_scratch_size(), GFP_KERNEL);
+	vivi->cap.scratch = kvzalloc(vivi_frame_scratch_size(), GFP_KERNEL);
 	if (!vivi->cap.scratch) {
 		kfree(vivi);
 		return NULL;
 	}
-	vivi->cap.vivi = vivi;	/* early: the controls' setup reaches it */
+	vivi->cap.node.vivi = vivi;	/* early: the controls' setup reaches it */
 	vivi->cap.jpeg_quality = VIVI_JPEG_QUALITY_DEF;
 	vivi_jpeg_bound_init(&vivi->cap.jpeg, VIVI_JPEG_QUALITY_DEF);
 	vivi->pdev = pdev;
@@ -128,15 +128,17 @@ static struct vivi_dev *vivi_alloc(struct platform_device *pdev,
 }
 
 /* The capture node: its queue, power-on format and video device */
-static int vivi_node_init(struct vivi_dev *vivi, struct vivi_node *node)
+static int vivi_node_init(struct vivi_dev *vivi, struct vivi_cap *cap)
 {
+	struct vivi_node *node = &cap->node;
 	struct video_device *vdev = &node->vdev;
 	int ret;
 
 	node->vivi = vivi;
-	vivi_fmt_default_pix(&vivi->cfg.formats, &node->jpeg, &node->fmt);
-	node->timeperframe = (struct v4l2_fract){ 1, VIVI_DEF_FPS };
-	ret = vivi_queue_init(node, &vivi->pdev->dev);
+	node->type = VIVI_NODE_CAPTURE;
+	vivi_fmt_default_pix(&vivi->cfg.formats, &cap->jpeg, &node->fmt);
+	cap->timeperframe = (struct v4l2_fract){ 1, VIVI_DEF_FPS };
+	ret = vivi_queue_init(cap, &vivi->pdev->dev);
 	if (ret)
 		return ret;
 
@@ -167,9 +169,10 @@ static int vivi_node_init(struct vivi_dev *vivi, struct vivi_node *node)
  * in a module load: once registered, any process (udev's v4l_id, PipeWire)
  * may open the node, and a failed load frees the module under that file.
  */
-static int vivi_node_register(struct vivi_dev *vivi)
+static int vivi_node_register(struct vivi_cap *cap)
 {
-	struct video_device *vdev = &vivi->cap.vdev;
+	struct vivi_dev *vivi = cap->node.vivi;
+	struct video_device *vdev = &cap->node.vdev;
 	int ret;
 
 	ret = video_register_device(vdev, VFL_TYPE_VIDEO, vivi->cfg.video_nr);
@@ -177,10 +180,10 @@ static int vivi_node_register(struct vivi_dev *vivi)
 		return ret;
 	vivi->debugfs = debugfs_create_dir(video_device_node_name(vdev),
 					   vivi_debugfs_root);
-	debugfs_create_file("stats", 0444, vivi->debugfs, &vivi->cap,
+	debugfs_create_file("stats", 0444, vivi->debugfs, cap,
 			    &vivi_stats_fops);
-	vivi_inject_debugfs(&vivi->cap, vivi->debugfs);
-	vivi_dv_debugfs(vivi);
+	vivi_inject_debugfs(cap, vivi->debugfs);
+	vivi_dv_debugfs(&cap->node, vivi->debugfs);
 	v4l2_info(&vivi->v4l2_dev, "\"%s\" registered as %s\n", vdev->name,
 		  video_device_node_name(vdev));
 	return 0;
@@ -200,13 +203,13 @@ static void vivi_teardown(struct vivi_dev *vivi)
 	debugfs_remove_recursive(vivi->debugfs);
 	vivi->debugfs = NULL;
 	/* the node is registered only once the module has loaded */
-	if (video_is_registered(&vivi->cap.vdev)) {
+	if (video_is_registered(&vivi->cap.node.vdev)) {
 		/* a replug (or sysfs bind) brings the node back as the same number */
-		cfg->video_nr = vivi->cap.vdev.num;
+		cfg->video_nr = vivi->cap.node.vdev.num;
 		v4l2_info(&vivi->v4l2_dev, "removing %s\n",
-			  video_device_node_name(&vivi->cap.vdev));
+			  video_device_node_name(&vivi->cap.node.vdev));
 		/* stops streaming; the memory goes when the last file closes */
-		vb2_video_unregister_device(&vivi->cap.vdev);
+		vb2_video_unregister_device(&vivi->cap.node.vdev);
 	}
 	v4l2_device_put(&vivi->v4l2_dev);
 }
@@ -229,7 +232,7 @@ static int vivi_probe(struct platform_device *pdev)
 	/* from here on, vivi_release() frees everything */
 	vivi->v4l2_dev.release = vivi_release;
 
-	ret = vivi_ctrls_init(vivi);
+	ret = vivi_ctrls_init(vivi, &vivi->cap);
 	if (ret)
 		goto put_dev;
 	ret = vivi_node_init(vivi, &vivi->cap);
@@ -243,7 +246,7 @@ static int vivi_probe(struct platform_device *pdev)
 	}
 	/* at load, vivi_init() registers every node once all devices probed */
 	if (vivi_nodes_live) {
-		ret = vivi_node_register(vivi);
+		ret = vivi_node_register(&vivi->cap);
 		if (ret)
 			goto put_dev;
 	}
@@ -377,7 +380,7 @@ static int vivi_check_configs(void)
 static void vivi_node_go_live(struct platform_device *pdev)
 {
 	struct vivi_dev *vivi = platform_get_drvdata(pdev);
-	int ret = vivi_node_register(vivi);
+	int ret = vivi_node_register(&vivi->cap);
 
 	if (ret) {
 		v4l2_err(&vivi->v4l2_dev, "no video node: %d\n", ret);

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The stream of vivi: the vb2 queue and the generator thread that draws
- * each frame and hands it over at its deadline
+ * The stream of a capture node: its clock (absolute deadlines, the
+ * frame-end timer), the thread that has each frame drawn ahead
+ * (vivi_frame.c) and hands it over at its deadline, and the vb2 queue
  */
 
 #include <linux/freezer.h>
@@ -19,7 +20,6 @@
 
 /* slack for the hrtimer of each deadline: precise, yet lets wake-ups merge */
 #define VIVI_SLACK_NS		(50 * NSEC_PER_USEC)
-#define VIVI_TEXT_LEN		40
 
 unsigned int vivi_debug;
 module_param_named(debug, vivi_debug, uint, 0644);
@@ -49,175 +49,33 @@ static struct vivi_buffer *to_vivi_buffer(struct vb2_buffer *vb)
 	return container_of(to_vb2_v4l2_buffer(vb), struct vivi_buffer, vb);
 }
 
-static void vivi_osd_text(struct vivi_node *node, struct vivi_gen_settings *s,
-			  char text[][VIVI_TEXT_LEN], u32 sequence, u64 due_ns,
-			  u32 fps_x10, u32 osd_mode,
-			  const struct vivi_camera_osd *cam)
-{
-	const struct v4l2_pix_format *pix = &node->fmt;
-	u32 fcc = pix->pixelformat;
-	u64 ms = div_u64(due_ns - node->stream_start_ns, NSEC_PER_MSEC);
-	u32 msec, sec;
-	char fps[12];
-	unsigned int i;
-
-	for (i = 0; i < VIVI_GEN_TEXT_LINES; i++)
-		s->text[i] = NULL;
-	if (!s->font || osd_mode == VIVI_OSD_NONE)
-		return;
-
-	msec = do_div(ms, 1000);
-	sec = do_div(ms, 60 * 60);
-	snprintf(text[0], VIVI_TEXT_LEN, "%06u %02llu:%02u:%02u.%03u",
-		 sequence, ms, sec / 60, sec % 60, msec);
-	s->text[0] = text[0];
-	if (osd_mode != VIVI_OSD_ALL)
-		return;
-	if (fps_x10 % 10)
-		snprintf(fps, sizeof(fps), "%u.%u", fps_x10 / 10, fps_x10 % 10);
-	else
-		snprintf(fps, sizeof(fps), "%u", fps_x10 / 10);
-	snprintf(text[1], VIVI_TEXT_LEN, "%ux%u %sfps %c%c%c%c", pix->width,
-		 pix->height, fps, fcc & 0xff, (fcc >> 8) & 0xff,
-		 (fcc >> 16) & 0xff, fcc >> 24);
-	snprintf(text[2], VIVI_TEXT_LEN, "B%d C%d S%d H%d", s->brightness,
-		 s->contrast, s->saturation, s->hue);
-	s->text[1] = text[1];
-	s->text[2] = text[2];
-	if (vivi_camera_text(cam, text[3], VIVI_TEXT_LEN))
-		s->text[3] = text[3];
-}
-
-/**
- * vivi_scratch_size() - the scratch memory a node needs for any frame
- *
- * Return: the size in bytes, for the widest frame of either path
- */
-size_t vivi_scratch_size(void)
-{
-	return max(vivi_gen_scratch_size(VIVI_MAX_WIDTH),
-		   vivi_jpeg_gen_scratch_size(VIVI_MAX_WIDTH));
-}
-
-/* Draw the picture (or code it as MJPEG) into @vaddr; sets the payload */
-static int vivi_draw(struct vivi_node *node, struct vb2_buffer *vb,
-		     void *vaddr, const struct vivi_gen_settings *s,
-		     u32 sequence, u32 quality)
-{
-	const struct v4l2_pix_format *pix = &node->fmt;
-	struct vivi_gen_frame f;
-	size_t used;
-	int ret;
-
-	if (!vivi_fmt_compressed(pix->pixelformat)) {
-		ret = vivi_fmt_plane_layout(pix, &f, vaddr);
-		return ret ? ret : vivi_gen_fill(&f, s, sequence, node->scratch);
-	}
-	/*
-	 * The buffer holds the worst case of the quality it was sized for; a
-	 * quality raised since then may not fit, and -ENOSPC says so
-	 */
-	ret = vivi_jpeg_gen(s, sequence, pix->width, pix->height, quality,
-			    vaddr, vb2_plane_size(vb, 0), &used, node->scratch);
-	vb2_set_plane_payload(vb, 0, ret ? 0 : used);
-	return ret;
-}
-
-/* Draw frame @sequence, due at @due_ns, into @buf; returns 0 or an error. */
-static int vivi_render(struct vivi_node *node, struct vivi_buffer *buf,
-		       u32 sequence, u64 due_ns)
-{
-	struct vivi_dev *vivi = node->vivi;
-	struct vb2_buffer *vb = &buf->vb.vb2_buf;
-	char text[VIVI_GEN_TEXT_LINES][VIVI_TEXT_LEN];
-	void *vaddr = vb2_plane_vaddr(vb, 0);
-	struct vivi_gen_settings s;
-	struct vivi_camera_osd cam;
-	u32 osd_mode, fps_x10, quality;
-	u64 t0, t1;
-	int ret;
-
-	spin_lock_irq(&vivi->slock);
-	s = vivi->settings;
-	osd_mode = vivi->osd_mode;
-	cam = vivi->camera_osd;
-	fps_x10 = vivi_fps_x10(&node->timeperframe);
-	quality = node->jpeg_quality;
-	spin_unlock_irq(&vivi->slock);
-	s.font = vivi->font;
-	vivi_osd_text(node, &s, text, sequence, due_ns, fps_x10, osd_mode,
-		      &cam);
-	/* the wall-clock time of the deadline, as a browser's Date.now() */
-	s.stamp_seq = sequence;
-	s.stamp_ms = div_u64(ktime_get_real_ns() - ktime_get_ns() + due_ns,
-			     NSEC_PER_MSEC);
-
-	t0 = ktime_get_ns();
-	ret = vaddr ? vivi_draw(node, vb, vaddr, &s, sequence, quality) :
-		      -EFAULT;
-	t1 = ktime_get_ns();
-
-	spin_lock_irq(&vivi->slock);
-	node->stats.generated++;
-	node->stats.gen_last_ns = t1 - t0;
-	node->stats.gen_total_ns += t1 - t0;
-	node->stats.gen_max_ns = max(node->stats.gen_max_ns, t1 - t0);
-	spin_unlock_irq(&vivi->slock);
-	if (ret)
-		vivi_dbg(1, vivi, "buffer %u not filled: %d\n", vb->index, ret);
-	return ret;
-}
-
-/*
- * Hand over frame @sequence. @end_ns is when its exposure ended, the
- * frame-end interrupt; 0 for a frame served late, which ends now.
- */
-static void vivi_deliver(struct vivi_node *node, struct vivi_buffer *buf,
-			 u32 sequence, int err, u64 end_ns)
-{
-	struct vb2_buffer *vb = &buf->vb.vb2_buf;
-
-	buf->vb.sequence = sequence;
-	buf->vb.field = V4L2_FIELD_NONE;
-	vb->timestamp = end_ns ?: ktime_get_ns();
-	if (!err) {
-		spin_lock_irq(&node->vivi->slock);
-		node->stats.delivered++;
-		spin_unlock_irq(&node->vivi->slock);
-	}
-	vb2_buffer_done(vb, err ? VB2_BUF_STATE_ERROR : VB2_BUF_STATE_DONE);
-}
-
-/* Take the first queued buffer, if any, and draw frame @sequence into it */
-static struct vivi_buffer *vivi_next_frame(struct vivi_node *node,
-					   u32 sequence, u64 due_ns, int *err)
+/* The first queued buffer, taken off the queue; NULL if there is none */
+static struct vivi_buffer *vivi_take(struct vivi_cap *cap)
 {
 	struct vivi_buffer *buf;
 
-	spin_lock_irq(&node->vivi->slock);
-	buf = list_first_entry_or_null(&node->buf_list, struct vivi_buffer,
+	spin_lock_irq(&cap->node.vivi->slock);
+	buf = list_first_entry_or_null(&cap->buf_list, struct vivi_buffer,
 				       list);
 	if (buf)
 		list_del(&buf->list);
-	spin_unlock_irq(&node->vivi->slock);
-	if (buf)
-		*err = vivi_render(node, buf, sequence, due_ns);
+	spin_unlock_irq(&cap->node.vivi->slock);
 	return buf;
 }
 
 /* Follow S_PARM: a new rate counts from the last deadline */
-static void vivi_clock_update(struct vivi_node *node, struct vivi_clock *c)
+static void vivi_clock_update(struct vivi_cap *cap, struct vivi_clock *c)
 {
-	spin_lock_irq(&node->vivi->slock);
-	if (c->tpf.numerator != node->timeperframe.numerator ||
-	    c->tpf.denominator != node->timeperframe.denominator) {
+	spin_lock_irq(&cap->node.vivi->slock);
+	if (c->tpf.numerator != cap->timeperframe.numerator ||
+	    c->tpf.denominator != cap->timeperframe.denominator) {
 		c->base_ns += c->n * c->interval_ns;
 		c->n = 0;
-		c->tpf = node->timeperframe;
+		c->tpf = cap->timeperframe;
 		c->interval_ns = div_u64((u64)c->tpf.numerator * NSEC_PER_SEC,
 					 c->tpf.denominator);
 	}
-	spin_unlock_irq(&node->vivi->slock);
+	spin_unlock_irq(&cap->node.vivi->slock);
 }
 
 /*
@@ -228,11 +86,42 @@ static void vivi_clock_update(struct vivi_node *node, struct vivi_clock *c)
  */
 static enum hrtimer_restart vivi_frame_end(struct hrtimer *t)
 {
-	struct vivi_node *node = container_of(t, struct vivi_node, frame_end);
+	struct vivi_cap *cap = container_of(t, struct vivi_cap, frame_end);
 
-	node->frame_end_ns = ktime_get_ns();
-	wake_up_process(node->thread);
+	cap->frame_end_ns = ktime_get_ns();
+	wake_up_process(cap->thread);
 	return HRTIMER_NORESTART;
+}
+
+/**
+ * enum vivi_wake - what ended the thread's wait for its next deadline
+ * @VIVI_WAKE_DEADLINE: the deadline passed: its frame is due
+ * @VIVI_WAKE_QUEUED: the thread had no buffer to draw ahead into, and one
+ *	is queued now (found before sleeping, or QBUF woke it)
+ * @VIVI_WAKE_EARLY: it woke before the deadline for another reason (a
+ *	signal, the freezer)
+ * @VIVI_WAKE_STOP: the thread is to stop
+ */
+enum vivi_wake {
+	VIVI_WAKE_DEADLINE,
+	VIVI_WAKE_QUEUED,
+	VIVI_WAKE_EARLY,
+	VIVI_WAKE_STOP,
+};
+
+/*
+ * For a thread without a buffer to draw ahead into: whether one is queued.
+ * If none is, the thread is starved, and the next QBUF wakes it.
+ */
+static bool vivi_queued(struct vivi_cap *cap)
+{
+	bool starved;
+
+	spin_lock_irq(&cap->node.vivi->slock);
+	starved = list_empty(&cap->buf_list);
+	cap->thread_starved = starved;
+	spin_unlock_irq(&cap->node.vivi->slock);
+	return !starved;
 }
 
 /*
@@ -240,53 +129,91 @@ static enum hrtimer_restart vivi_frame_end(struct hrtimer *t)
  * the thread early so that it draws at once: else the first frame after a
  * starved queue would be handed over late by its drawing time. The queue is
  * checked after the task state is set, so that a wake-up in between is not
- * lost.
- *
- * Return: the time of waking at or after @deadline, or 0 if the thread
- * should stop or woke early (the caller then loops). *@end_ns is when the
- * frame-end timer fired, 0 if it did not.
+ * lost. *@now is the time of waking at or after @deadline, *@end_ns when
+ * the frame-end timer fired (0 if it did not).
  */
-static u64 vivi_wait(struct vivi_node *node, bool have_buf, u64 deadline,
-		     u64 *end_ns)
+static enum vivi_wake vivi_wait(struct vivi_cap *cap, bool have_buf,
+				u64 deadline, u64 *now, u64 *end_ns)
 {
-	u64 now;
-
 	set_current_state(TASK_INTERRUPTIBLE);
 	if (kthread_should_stop()) {
 		__set_current_state(TASK_RUNNING);
-		return 0;
+		return VIVI_WAKE_STOP;
 	}
-	if (!have_buf) {
-		bool starved;
-
-		spin_lock_irq(&node->vivi->slock);
-		starved = list_empty(&node->buf_list);
-		node->thread_starved = starved;
-		spin_unlock_irq(&node->vivi->slock);
-		if (!starved) {
-			__set_current_state(TASK_RUNNING);
-			return 0;
-		}
+	if (!have_buf && vivi_queued(cap)) {
+		__set_current_state(TASK_RUNNING);
+		return VIVI_WAKE_QUEUED;
 	}
-	node->frame_end_ns = 0;
-	hrtimer_start_range_ns(&node->frame_end, ns_to_ktime(deadline),
+	cap->frame_end_ns = 0;
+	hrtimer_start_range_ns(&cap->frame_end, ns_to_ktime(deadline),
 			       VIVI_SLACK_NS, HRTIMER_MODE_ABS);
 	schedule();
-	hrtimer_cancel(&node->frame_end);
-	*end_ns = node->frame_end_ns;
+	hrtimer_cancel(&cap->frame_end);
+	*end_ns = cap->frame_end_ns;
 	if (kthread_should_stop())
-		return 0;
+		return VIVI_WAKE_STOP;
 	try_to_freeze();
-	now = ktime_get_ns();
-	return now < deadline ? 0 : now;
+	*now = ktime_get_ns();
+	if (*now >= deadline)
+		return VIVI_WAKE_DEADLINE;
+	return !have_buf && vivi_queued(cap) ? VIVI_WAKE_QUEUED :
+					       VIVI_WAKE_EARLY;
 }
 
-/* A frame lost on request keeps its buffer for the next one */
-static void vivi_requeue(struct vivi_node *node, struct vivi_buffer *buf)
+/*
+ * Serve the deadline of frame @c->sequence. @buf holds the frame drawn
+ * ahead (its error in @err), or is NULL: then the first queued buffer
+ * takes it now, as hardware would have filled it at the deadline. A frame
+ * lost on request keeps its buffer for the next one. @end_ns is when its
+ * exposure ended, the frame-end interrupt; 0 for a frame served late,
+ * which ends now.
+ *
+ * Return: false if no buffer was queued for it
+ */
+static bool vivi_serve_frame(struct vivi_cap *cap, struct vivi_clock *c,
+			     struct vivi_buffer *buf, int err, u64 now,
+			     u64 end_ns)
 {
-	spin_lock_irq(&node->vivi->slock);
-	list_add(&buf->list, &node->buf_list);
-	spin_unlock_irq(&node->vivi->slock);
+	struct vivi_dev *vivi = cap->node.vivi;
+	bool drawn = buf;
+	enum vivi_fault fault;
+	struct vb2_buffer *vb;
+
+	if (!buf)
+		buf = vivi_take(cap);
+	fault = vivi_inject_frame(cap, c->sequence, now);
+	if (fault == VIVI_FAULT_DROP || fault == VIVI_FAULT_STALL) {
+		spin_lock_irq(&vivi->slock);
+		if (buf)
+			list_add(&buf->list, &cap->buf_list);
+		cap->stats.dropped++;
+		spin_unlock_irq(&vivi->slock);
+		vivi_dbg(3, vivi, "sequence %u: %s on request\n", c->sequence,
+			 fault == VIVI_FAULT_DROP ? "dropped" : "stalled");
+		c->sequence++;
+		return true;
+	}
+	if (!buf)
+		return false;
+	vb = &buf->vb.vb2_buf;
+	if (!drawn)
+		err = vivi_frame_fill(cap, vb, c->sequence, now);
+	if (err)
+		vivi_dbg(1, vivi, "sequence %u: buffer %u not filled: %d\n",
+			 c->sequence, vb->index, err);
+	if (fault == VIVI_FAULT_CORRUPT)
+		err = -EIO;
+	vivi_dbg(3, vivi, "sequence %u in buffer %u\n", c->sequence, vb->index);
+	buf->vb.sequence = c->sequence++;
+	buf->vb.field = V4L2_FIELD_NONE;
+	vb->timestamp = end_ns ?: ktime_get_ns();
+	if (!err) {
+		spin_lock_irq(&vivi->slock);
+		cap->stats.delivered++;
+		spin_unlock_irq(&vivi->slock);
+	}
+	vb2_buffer_done(vb, err ? VB2_BUF_STATE_ERROR : VB2_BUF_STATE_DONE);
+	return true;
 }
 
 /*
@@ -296,46 +223,25 @@ static void vivi_requeue(struct vivi_node *node, struct vivi_buffer *buf)
  * Only deadlines that find no buffer, or that a test asked to lose, are
  * lost: the sequence number still advances, as with a real sensor.
  */
-static void vivi_serve(struct vivi_node *node, struct vivi_clock *c,
+static void vivi_serve(struct vivi_cap *cap, struct vivi_clock *c,
 		       struct vivi_buffer *buf, int err, u64 deadline, u64 now,
 		       u64 end_ns)
 {
-	struct vivi_dev *vivi = node->vivi;
+	struct vivi_dev *vivi = cap->node.vivi;
 	u64 late = now - deadline;
 	u64 missed = div64_u64(late, c->interval_ns);
-	enum vivi_fault fault;
 
 	c->n += missed + 1;
 	spin_lock_irq(&vivi->slock);
-	node->stats.wakeups++;
-	node->stats.late_total_ns += late;
-	node->stats.late_max_ns = max(node->stats.late_max_ns, late);
+	cap->stats.wakeups++;
+	cap->stats.late_total_ns += late;
+	cap->stats.late_max_ns = max(cap->stats.late_max_ns, late);
 	spin_unlock_irq(&vivi->slock);
 
 	do {
-		/* only the first deadline's frame ended when the timer fired */
-		u64 ts = end_ns;
-
-		end_ns = 0;
-		fault = vivi_inject_frame(node, c->sequence, now);
-		if (fault == VIVI_FAULT_DROP || fault == VIVI_FAULT_STALL) {
-			if (buf)
-				vivi_requeue(node, buf);
-			buf = NULL;
+		if (!vivi_serve_frame(cap, c, buf, err, now, end_ns)) {
 			spin_lock_irq(&vivi->slock);
-			node->stats.dropped++;
-			spin_unlock_irq(&vivi->slock);
-			vivi_dbg(3, vivi, "sequence %u: %s on request\n",
-				 c->sequence, fault == VIVI_FAULT_DROP ?
-				 "dropped" : "stalled");
-			c->sequence++;
-			continue;
-		}
-		if (!buf)
-			buf = vivi_next_frame(node, c->sequence, now, &err);
-		if (!buf) {
-			spin_lock_irq(&vivi->slock);
-			node->stats.dropped += missed + 1;
+			cap->stats.dropped += missed + 1;
 			spin_unlock_irq(&vivi->slock);
 			vivi_dbg(1, vivi,
 				 "sequence %u: %llu frame(s) dropped, no buffer queued; woke %llu us late\n",
@@ -344,11 +250,9 @@ static void vivi_serve(struct vivi_node *node, struct vivi_clock *c,
 			c->sequence += missed + 1;
 			return;
 		}
-		vivi_dbg(3, vivi, "sequence %u in buffer %u\n", c->sequence,
-			 buf->vb.vb2_buf.index);
-		vivi_deliver(node, buf, c->sequence++,
-			     fault == VIVI_FAULT_CORRUPT ? -EIO : err, ts);
 		buf = NULL;
+		/* only the first deadline's frame ended when the timer fired */
+		end_ns = 0;
 	} while (missed--);
 }
 
@@ -359,10 +263,10 @@ static void vivi_serve(struct vivi_node *node, struct vivi_clock *c,
  */
 static int vivi_thread(void *data)
 {
-	struct vivi_node *node = data;
+	struct vivi_cap *cap = data;
 	struct vivi_clock c = {
-		.base_ns = node->stream_start_ns,
-		.sequence = vivi_inject_sequence_start(node),
+		.base_ns = cap->stream_start_ns,
+		.sequence = vivi_inject_sequence_start(cap),
 	};
 	struct vivi_buffer *buf = NULL;
 	int err = 0;
@@ -371,59 +275,68 @@ static int vivi_thread(void *data)
 	while (!kthread_should_stop()) {
 		u64 deadline, now, end_ns = 0;
 
-		vivi_clock_update(node, &c);
+		vivi_clock_update(cap, &c);
 		deadline = c.base_ns + (c.n + 1) * c.interval_ns;
-		if (!buf)
-			buf = vivi_next_frame(node, c.sequence, deadline, &err);
-		now = vivi_wait(node, buf, deadline, &end_ns);
-		if (!now)
-			continue;
-		vivi_serve(node, &c, buf, err, deadline, now, end_ns);
-		buf = NULL;
+		if (!buf) {
+			buf = vivi_take(cap);
+			if (buf)
+				err = vivi_frame_fill(cap, &buf->vb.vb2_buf,
+						      c.sequence, deadline);
+		}
+		switch (vivi_wait(cap, buf, deadline, &now, &end_ns)) {
+		case VIVI_WAKE_DEADLINE:
+			vivi_serve(cap, &c, buf, err, deadline, now, end_ns);
+			buf = NULL;
+			break;
+		case VIVI_WAKE_QUEUED:	/* draw ahead into it, then wait */
+		case VIVI_WAKE_EARLY:	/* wait again */
+		case VIVI_WAKE_STOP:	/* the loop ends */
+			break;
+		}
 	}
 	if (buf)
 		vb2_buffer_done(&buf->vb.vb2_buf, VB2_BUF_STATE_ERROR);
 	return 0;
 }
 
-static int vivi_start_thread(struct vivi_node *node)
+static int vivi_start_thread(struct vivi_cap *cap)
 {
-	struct vivi_dev *vivi = node->vivi;
+	struct vivi_dev *vivi = cap->node.vivi;
 	struct task_struct *t;
 
 	spin_lock_irq(&vivi->slock);
-	memset(&node->stats, 0, sizeof(node->stats));
-	node->thread_starved = false;
+	memset(&cap->stats, 0, sizeof(cap->stats));
+	cap->thread_starved = false;
 	spin_unlock_irq(&vivi->slock);
-	node->stream_start_ns = ktime_get_ns();
+	cap->stream_start_ns = ktime_get_ns();
 
-	vivi_hrtimer_setup(&node->frame_end, vivi_frame_end, CLOCK_MONOTONIC,
+	vivi_hrtimer_setup(&cap->frame_end, vivi_frame_end, CLOCK_MONOTONIC,
 			   HRTIMER_MODE_ABS);
-	/* the timer wakes node->thread: set it before the thread runs */
-	t = kthread_create(vivi_thread, node, "vivi-%u", vivi->inst);
+	/* the timer wakes cap->thread: set it before the thread runs */
+	t = kthread_create(vivi_thread, cap, "vivi-%u", vivi->inst);
 	if (IS_ERR(t))
 		return PTR_ERR(t);
-	node->thread = t;
+	cap->thread = t;
 	wake_up_process(t);
 	vivi_dbg(2, vivi, "streaming %p4cc %ux%u at %u/%u s\n",
-		 &node->fmt.pixelformat, node->fmt.width, node->fmt.height,
-		 node->timeperframe.numerator, node->timeperframe.denominator);
+		 &cap->node.fmt.pixelformat, cap->node.fmt.width, cap->node.fmt.height,
+		 cap->timeperframe.numerator, cap->timeperframe.denominator);
 	return 0;
 }
 
-static void vivi_stop_thread(struct vivi_node *node)
+static void vivi_stop_thread(struct vivi_cap *cap)
 {
-	struct vivi_dev *vivi = node->vivi;
+	struct vivi_dev *vivi = cap->node.vivi;
 	struct vivi_stats st;
 
-	if (!node->thread)
+	if (!cap->thread)
 		return;
-	kthread_stop(node->thread);
+	kthread_stop(cap->thread);
 	spin_lock_irq(&vivi->slock);
-	node->thread_starved = false;
-	st = node->stats;
+	cap->thread_starved = false;
+	st = cap->stats;
 	spin_unlock_irq(&vivi->slock);
-	node->thread = NULL;
+	cap->thread = NULL;
 	vivi_dbg(2, vivi,
 		 "stopped: %llu frames generated, %llu delivered, %llu dropped\n",
 		 st.generated, st.delivered, st.dropped);
@@ -431,7 +344,7 @@ static void vivi_stop_thread(struct vivi_node *node)
 
 /**
  * vivi_status_text() - a node's state as text lines
- * @node: the node
+ * @cap: the capture node
  * @buf: where to write
  * @size: size of @buf
  *
@@ -440,10 +353,10 @@ static void vivi_stop_thread(struct vivi_node *node)
  *
  * Return: the length written, as scnprintf() counts it.
  */
-int vivi_status_text(struct vivi_node *node, char *buf, size_t size)
+int vivi_status_text(struct vivi_cap *cap, char *buf, size_t size)
 {
-	struct vivi_dev *vivi = node->vivi;
-	const struct v4l2_pix_format *pix = &node->fmt;
+	struct vivi_dev *vivi = cap->node.vivi;
+	const struct v4l2_pix_format *pix = &cap->node.fmt;
 	u32 fcc = pix->pixelformat;
 	struct v4l2_fract tpf;
 	struct vivi_stats st;
@@ -451,8 +364,8 @@ int vivi_status_text(struct vivi_node *node, char *buf, size_t size)
 
 	lockdep_assert_held(&vivi->lock);
 	spin_lock_irq(&vivi->slock);
-	st = node->stats;
-	tpf = node->timeperframe;
+	st = cap->stats;
+	tpf = cap->timeperframe;
 	spin_unlock_irq(&vivi->slock);
 	gen_mean = st.generated ? div64_u64(st.gen_total_ns, st.generated) : 0;
 	late_mean = st.wakeups ? div64_u64(st.late_total_ns, st.wakeups) : 0;
@@ -468,7 +381,7 @@ int vivi_status_text(struct vivi_node *node, char *buf, size_t size)
 			 "generator ns: last %llu mean %llu max %llu\n"
 			 "wake-up lateness ns: mean %llu max %llu\n"
 			 "faults: dropped %llu stalled %llu corrupt %llu\n",
-			 node->thread ? "yes" : "no", vivi->input,
+			 cap->thread ? "yes" : "no", vivi->input,
 			 fcc & 0xff, (fcc >> 8) & 0xff, (fcc >> 16) & 0xff,
 			 fcc >> 24, pix->width, pix->height,
 			 pix->bytesperline, pix->sizeimage,
@@ -485,12 +398,12 @@ static int vivi_queue_setup(struct vb2_queue *vq, unsigned int *nbuffers,
 			    unsigned int *nplanes, unsigned int sizes[],
 			    struct device *alloc_devs[])
 {
-	struct vivi_node *node = vb2_get_drv_priv(vq);
+	struct vivi_cap *cap = vb2_get_drv_priv(vq);
 	unsigned int have = vivi_vb2_num_buffers(vq);
-	int err = vivi_inject_fail(node, VIVI_FAIL_REQBUFS);
+	int err = vivi_inject_fail(cap, VIVI_FAIL_REQBUFS);
 
 	if (err) {
-		vivi_dbg(1, node->vivi, "buffer allocation fails on request: %d\n",
+		vivi_dbg(1, cap->node.vivi, "buffer allocation fails on request: %d\n",
 			 err);
 		return err;
 	}
@@ -500,7 +413,7 @@ static int vivi_queue_setup(struct vb2_queue *vq, unsigned int *nbuffers,
 	 * have gigabytes allocated (and vmalloc warn when that fails)
 	 */
 	if (*nplanes)
-		return sizes[0] < node->fmt.sizeimage ||
+		return sizes[0] < cap->node.fmt.sizeimage ||
 		       sizes[0] > VIVI_MAX_SIZEIMAGE ? -EINVAL : 0;
 	if (have + *nbuffers < VIVI_MIN_BUFFERS)
 		*nbuffers = VIVI_MIN_BUFFERS - have;
@@ -509,17 +422,17 @@ static int vivi_queue_setup(struct vb2_queue *vq, unsigned int *nbuffers,
 	 * The format as the application read it: a quality changed while
 	 * buffers existed takes effect in sizeimage at the next S_FMT
 	 */
-	sizes[0] = node->fmt.sizeimage;
+	sizes[0] = cap->node.fmt.sizeimage;
 	return 0;
 }
 
 static int vivi_buf_prepare(struct vb2_buffer *vb)
 {
-	struct vivi_node *node = vb2_get_drv_priv(vb->vb2_queue);
-	unsigned long size = node->fmt.sizeimage;
+	struct vivi_cap *cap = vb2_get_drv_priv(vb->vb2_queue);
+	unsigned long size = cap->node.fmt.sizeimage;
 
 	if (vb2_plane_size(vb, 0) < size) {
-		vivi_dbg(1, node->vivi, "buffer %u too small (%lu < %lu)\n",
+		vivi_dbg(1, cap->node.vivi, "buffer %u too small (%lu < %lu)\n",
 			 vb->index, vb2_plane_size(vb, 0), size);
 		return -EINVAL;
 	}
@@ -529,55 +442,55 @@ static int vivi_buf_prepare(struct vb2_buffer *vb)
 
 static void vivi_buf_queue(struct vb2_buffer *vb)
 {
-	struct vivi_node *node = vb2_get_drv_priv(vb->vb2_queue);
+	struct vivi_cap *cap = vb2_get_drv_priv(vb->vb2_queue);
 	struct vivi_buffer *buf = to_vivi_buffer(vb);
 	unsigned long flags;
 
-	spin_lock_irqsave(&node->vivi->slock, flags);
-	list_add_tail(&buf->list, &node->buf_list);
-	if (node->thread_starved && node->thread) {
-		node->thread_starved = false;
-		wake_up_process(node->thread);
+	spin_lock_irqsave(&cap->node.vivi->slock, flags);
+	list_add_tail(&buf->list, &cap->buf_list);
+	if (cap->thread_starved && cap->thread) {
+		cap->thread_starved = false;
+		wake_up_process(cap->thread);
 	}
-	spin_unlock_irqrestore(&node->vivi->slock, flags);
+	spin_unlock_irqrestore(&cap->node.vivi->slock, flags);
 }
 
-static void vivi_return_all_buffers(struct vivi_node *node,
+static void vivi_return_all_buffers(struct vivi_cap *cap,
 				    enum vb2_buffer_state state)
 {
 	struct vivi_buffer *buf, *tmp;
 	unsigned long flags;
 
-	spin_lock_irqsave(&node->vivi->slock, flags);
-	list_for_each_entry_safe(buf, tmp, &node->buf_list, list) {
+	spin_lock_irqsave(&cap->node.vivi->slock, flags);
+	list_for_each_entry_safe(buf, tmp, &cap->buf_list, list) {
 		list_del(&buf->list);
 		vb2_buffer_done(&buf->vb.vb2_buf, state);
 	}
-	spin_unlock_irqrestore(&node->vivi->slock, flags);
+	spin_unlock_irqrestore(&cap->node.vivi->slock, flags);
 }
 
 static int vivi_start_streaming(struct vb2_queue *vq, unsigned int count)
 {
-	struct vivi_node *node = vb2_get_drv_priv(vq);
+	struct vivi_cap *cap = vb2_get_drv_priv(vq);
 	int ret;
 
-	vivi_inject_stream_start(node);
-	ret = vivi_inject_fail(node, VIVI_FAIL_STREAMON);
+	vivi_inject_stream_start(cap);
+	ret = vivi_inject_fail(cap, VIVI_FAIL_STREAMON);
 	if (ret)
-		vivi_dbg(1, node->vivi, "STREAMON fails on request: %d\n", ret);
+		vivi_dbg(1, cap->node.vivi, "STREAMON fails on request: %d\n", ret);
 	else
-		ret = vivi_start_thread(node);
+		ret = vivi_start_thread(cap);
 	if (ret)
-		vivi_return_all_buffers(node, VB2_BUF_STATE_QUEUED);
+		vivi_return_all_buffers(cap, VB2_BUF_STATE_QUEUED);
 	return ret;
 }
 
 static void vivi_stop_streaming(struct vb2_queue *vq)
 {
-	struct vivi_node *node = vb2_get_drv_priv(vq);
+	struct vivi_cap *cap = vb2_get_drv_priv(vq);
 
-	vivi_stop_thread(node);
-	vivi_return_all_buffers(node, VB2_BUF_STATE_ERROR);
+	vivi_stop_thread(cap);
+	vivi_return_all_buffers(cap, VB2_BUF_STATE_ERROR);
 }
 
 static const struct vb2_ops vivi_vb2_ops = {
@@ -590,26 +503,26 @@ static const struct vb2_ops vivi_vb2_ops = {
 };
 
 /**
- * vivi_queue_init() - set up the vb2 capture queue of a node
- * @node: the node; its device's lock becomes the queue's lock
+ * vivi_queue_init() - set up the vb2 queue of a capture node
+ * @cap: the capture node; its device's lock becomes the queue's lock
  * @dev: the device that allocates buffers
  *
  * Return: 0 or a negative error
  */
-int vivi_queue_init(struct vivi_node *node, struct device *dev)
+int vivi_queue_init(struct vivi_cap *cap, struct device *dev)
 {
-	struct vb2_queue *q = &node->queue;
+	struct vb2_queue *q = &cap->node.queue;
 
-	INIT_LIST_HEAD(&node->buf_list);
+	INIT_LIST_HEAD(&cap->buf_list);
 	q->type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
 	q->io_modes = VB2_MMAP | VB2_USERPTR | VB2_DMABUF | VB2_READ;
-	q->drv_priv = node;
+	q->drv_priv = cap;
 	q->buf_struct_size = sizeof(struct vivi_buffer);
 	q->ops = &vivi_vb2_ops;
 	q->mem_ops = &vb2_vmalloc_memops;
 	q->timestamp_flags = V4L2_BUF_FLAG_TIMESTAMP_MONOTONIC |
 			     V4L2_BUF_FLAG_TSTAMP_SRC_EOF;
-	q->lock = &node->vivi->lock;
+	q->lock = &cap->node.vivi->lock;
 	q->dev = dev;
 	return vb2_queue_init(q);
 }

@@ -5,7 +5,7 @@
  * For each size and pattern, on the same raw frame at the same quality and
  * 4:2:2 subsampling, interleaved run by run, the median CPU time per frame
  * of:
- *   gen+enc  vivi_jpeg_gen(): band drawing and encoding, as the driver does
+ *   gen+enc  vivi_draw_mjpeg(): band drawing and encoding, as the driver does
  *   enc      vivi's encoder alone, from the pre-drawn YUV422P frame
  *   turbo    libjpeg-turbo's tjCompressFromYUVPlanes() from the same planes
  * vivi's code is built as the kernel builds it (no SIMD registers);
@@ -25,6 +25,7 @@
 
 #include "tfmt.h"
 #include "tutil.h"
+#include "vivi_draw.h"
 #include "vivi_jpeg.h"
 
 static u64 now_ns(void)
@@ -69,11 +70,14 @@ struct job {
 
 static size_t run_gen(struct job *j)
 {
+	struct vivi_source src = {
+		.type = VIVI_SOURCE_PATTERN, .pattern = &j->s, .frame = j->frame,
+	};
 	size_t n;
 
-	if (vivi_jpeg_gen(&j->s, j->frame, j->w, j->h, j->q, j->out, j->size,
-			  &n, j->scratch))
-		die("vivi_jpeg_gen failed");
+	if (vivi_draw_mjpeg(&src, j->w, j->h, j->q, j->out, j->size, &n,
+			    j->scratch))
+		die("vivi_draw_mjpeg failed");
 	return n;
 }
 
@@ -141,7 +145,7 @@ static void bench(u32 w, u32 h, u32 pattern, const char *name, int runs)
 	j.size = vivi_jpeg_max_size(w, h, j.q);
 	j.size = max_t(size_t, j.size, tjBufSize(w, h, TJSAMP_422));
 	j.out = malloc(j.size);
-	j.scratch = malloc(vivi_jpeg_gen_scratch_size(w));
+	j.scratch = malloc(vivi_draw_scratch_size(w));
 	j.tj = tjInitCompress();
 	if (!j.out || !j.scratch || !j.tj)
 		die("setup failed");

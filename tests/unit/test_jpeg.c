@@ -2,7 +2,7 @@
 /*
  * test_jpeg.c - unit tests of the vivi MJPEG encoder, decoded by libjpeg
  *
- * Every frame is drawn and encoded band by band (vivi_jpeg_gen), decoded
+ * Every frame is drawn and encoded band by band (vivi_draw_mjpeg), decoded
  * by libjpeg without fancy upsampling (so 4:2:2 chroma is repeated, as the
  * raw YUYV frame has it) and compared with the raw YUYV draw of the same
  * settings, converted to R'G'B' the way JFIF decoders convert.
@@ -21,6 +21,7 @@
 #include "tfmt.h"
 #include "tjpeg.h"
 #include "tutil.h"
+#include "vivi_draw.h"
 #include "vivi_jpeg.h"
 
 static const u32 sizes[][2] = {
@@ -377,8 +378,11 @@ static void test_small_output(void)
 {
 	const u32 w = 320, h = 240;
 	struct vivi_gen_settings s;
+	struct vivi_source src = {
+		.type = VIVI_SOURCE_PATTERN, .pattern = &s, .frame = 1,
+	};
 	size_t full, n, sz, cuts[8];
-	u8 *ref, *out, *scratch = malloc(vivi_jpeg_gen_scratch_size(w));
+	u8 *ref, *out, *scratch = malloc(vivi_draw_scratch_size(w));
 	unsigned int i, k;
 	int ret;
 
@@ -401,7 +405,7 @@ static void test_small_output(void)
 		out = malloc(sz + 64);
 		memset(out, 0xa5, sz + 64);
 		n = 0;
-		ret = vivi_jpeg_gen(&s, 1, w, h, 85, out, sz, &n, scratch);
+		ret = vivi_draw_mjpeg(&src, w, h, 85, out, sz, &n, scratch);
 		for (k = 0; k < 64; k++)
 			if (out[sz + k] != 0xa5) {
 				tu_fail("%zu bytes: written past the end", sz);
@@ -469,7 +473,7 @@ static void test_bad_args(void)
 
 static void test_scratch(void)
 {
-	size_t s4k = vivi_jpeg_gen_scratch_size(3840);
+	size_t s4k = vivi_draw_scratch_size(3840);
 
 	printf("# jpeg scratch: encoder %zu bytes, with band drawing at 3840 wide %zu bytes\n",
 	       vivi_jpeg_scratch_size(), s4k);

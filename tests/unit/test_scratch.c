@@ -21,6 +21,7 @@
 #include "tfmt.h"
 #include "tutil.h"
 #include "vivi_gen.h"
+#include "vivi_draw.h"
 #include "vivi_jpeg.h"
 
 #define MAX_W		1280
@@ -148,18 +149,21 @@ static void draw(const struct step *st, u32 frame, void *scratch,
 		 struct out *o, size_t jmax)
 {
 	struct vivi_gen_settings s = st->s;
+	struct vivi_source src = {
+		.type = VIVI_SOURCE_PATTERN, .pattern = &s, .frame = frame,
+	};
 	struct vivi_gen_frame f;
 
 	s.stamp_seq = frame;
 	if (st->fmt == FMT_MJPEG) {
 		o->n = 0;
-		o->ret = vivi_jpeg_gen(&s, frame, st->w, st->h, st->quality,
-				       o->jpg, jmax, &o->n, scratch);
+		o->ret = vivi_draw_mjpeg(&src, st->w, st->h, st->quality,
+					 o->jpg, jmax, &o->n, scratch);
 		return;
 	}
 	tbuf_fill(&o->b, 0x5a);
 	tbuf_frame(&o->b, &f);
-	o->ret = vivi_gen_fill(&f, &s, frame, scratch);
+	o->ret = vivi_draw_planes(&src, &f, scratch);
 }
 
 static const char *fmt_name(const struct step *st)
@@ -171,8 +175,7 @@ static const char *fmt_name(const struct step *st)
 static int run_step(const struct step *st, u8 *shared, u8 *fresh,
 		    size_t jmax, struct out *a, struct out *b, u32 n, u32 k)
 {
-	size_t sz = max(vivi_gen_scratch_size(st->w),
-			vivi_jpeg_gen_scratch_size(st->w));
+	size_t sz = vivi_draw_scratch_size(st->w);
 	u32 i, frame;
 	int same;
 
@@ -210,8 +213,7 @@ int main(int argc, char **argv)
 {
 	u64 seed = argc > 1 ? strtoull(argv[1], NULL, 0) : 20261206;
 	u32 nseq = argc > 2 ? strtoul(argv[2], NULL, 0) : 2000;
-	size_t area = max(vivi_gen_scratch_size(MAX_W),
-			  vivi_jpeg_gen_scratch_size(MAX_W));
+	size_t area = vivi_draw_scratch_size(MAX_W);
 	size_t jmax = vivi_jpeg_max_size(MAX_W, MAX_H, VIVI_JPEG_QUALITY_MAX);
 	struct out a = { 0 }, b = { 0 };
 	u32 n, k, frames = 0;

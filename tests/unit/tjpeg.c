@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * tjpeg.c - MJPEG frames for the unit tests: encoded by vivi_jpeg_gen,
+ * tjpeg.c - MJPEG frames for the unit tests: encoded by vivi_draw_mjpeg,
  * decoded by libjpeg
  */
 #include <setjmp.h>
@@ -12,6 +12,7 @@
 
 #include "tjpeg.h"
 #include "tutil.h"
+#include "vivi_draw.h"
 #include "vivi_jpeg.h"
 
 struct tdec_err {
@@ -100,7 +101,10 @@ u8 *tencode(const struct vivi_gen_settings *s, u32 frame, u32 w, u32 h,
 	    u32 quality, size_t *n, const char *what)
 {
 	size_t max = vivi_jpeg_max_size(w, h, quality);
-	size_t ss = vivi_jpeg_gen_scratch_size(w);
+	struct vivi_source src = {
+		.type = VIVI_SOURCE_PATTERN, .pattern = s, .frame = frame,
+	};
+	size_t ss = vivi_draw_scratch_size(w);
 	u8 *out = malloc(max), *scratch = malloc(ss + 1);
 	int ret;
 
@@ -110,10 +114,10 @@ u8 *tencode(const struct vivi_gen_settings *s, u32 frame, u32 w, u32 h,
 	}
 	*n = 0;
 	/* odd address: "any alignment" */
-	ret = vivi_jpeg_gen(s, frame, w, h, quality, out, max, n, scratch + 1);
+	ret = vivi_draw_mjpeg(&src, w, h, quality, out, max, n, scratch + 1);
 	free(scratch);
 	if (ret) {
-		tu_fail("%s: vivi_jpeg_gen returned %d", what, ret);
+		tu_fail("%s: vivi_draw_mjpeg returned %d", what, ret);
 		free(out);
 		return NULL;
 	}

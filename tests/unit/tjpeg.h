@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * tjpeg.h - MJPEG frames for the unit tests: encoded by vivi_jpeg_gen,
+ * tjpeg.h - MJPEG frames for the unit tests: encoded by vivi_draw_mjpeg,
  * decoded by libjpeg
  */
 #ifndef TJPEG_H
@@ -26,7 +26,7 @@ int tdecode_jpeg(const u8 *jpg, size_t n, u32 w, u32 h, u8 *rgb,
 		 struct tdec_info *info, const char *what);
 
 /*
- * Encode with vivi_jpeg_gen into a buffer of vivi_jpeg_max_size(); NULL
+ * Encode with vivi_draw_mjpeg into a buffer of vivi_jpeg_max_size(); NULL
  * with a failure recorded. Caller frees.
  */
 u8 *tencode(const struct vivi_gen_settings *s, u32 frame, u32 w, u32 h,
