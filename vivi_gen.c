@@ -94,68 +94,74 @@ const char * const vivi_gen_pattern_names[VIVI_PAT_COUNT + 1] = {
 };
 
 /* How the pixels of one plane are laid out. */
-enum plane_type {
-	PT_ENC,		/* bpp bytes per pixel, pre-encoded in the palette */
-	PT_PACKED,	/* 4:2:2 macropixels, off[] = Y0, Cb, Y1, Cr bytes */
-	PT_CHROMA,	/* one chroma component, off[0] = 1 (Cb) or 2 (Cr) */
-	PT_CHROMA2,	/* interleaved chroma pairs, off[0], off[1] */
-	PT_BAYER,	/* off[] = channel at even/odd x of even, odd rows */
+enum vivi_plane_type {
+	VIVI_PT_ENC,		/* bpp bytes per pixel, pre-encoded in the palette */
+	VIVI_PT_PACKED,	/* 4:2:2 macropixels, off[] = Y0, Cb, Y1, Cr bytes */
+	VIVI_PT_CHROMA,	/* one chroma component, off[0] = 1 (Cb) or 2 (Cr) */
+	VIVI_PT_CHROMA2,	/* interleaved chroma pairs, off[0], off[1] */
+	VIVI_PT_BAYER,	/* off[] = channel at even/odd x of even, odd rows */
 };
 
-/* What PT_ENC pixels hold. */
-enum enc_kind {
-	E_NONE,
-	E_Y,
-	E_RGB24,
-	E_BGR24,
-	E_XRGB32,
-	E_XBGR32,
-	E_RGB565,
-	E_RGB565X,
-	E_XRGB555,
-	E_GREY,
-	E_Y16,
+/* What VIVI_PT_ENC pixels hold. */
+enum vivi_enc_kind {
+	VIVI_E_NONE,
+	VIVI_E_Y,
+	VIVI_E_RGB24,
+	VIVI_E_BGR24,
+	VIVI_E_XRGB32,
+	VIVI_E_XBGR32,
+	VIVI_E_RGB565,
+	VIVI_E_RGB565X,
+	VIVI_E_XRGB555,
+	VIVI_E_GREY,
+	VIVI_E_Y16,
 };
 
-struct plane_desc {
+/* What the three 8-bit channels of a color hold */
+enum vivi_canon {
+	VIVI_CANON_RGB,		/* R', G', B', full range */
+	VIVI_CANON_YCC_LIM,	/* Y', Cb, Cr, BT.601 limited range */
+};
+
+struct vivi_plane_desc {
 	u8 type;
 	u8 bpp;
 	u8 vsub;
 	u8 off[4];
 };
 
-struct fmt_desc {
+struct vivi_layout {
 	u32 fourcc;
 	bool yuv;
 	u8 enc;
 	u8 nplanes;
-	struct plane_desc pl[3];
+	struct vivi_plane_desc pl[3];
 };
 
-#define P_ENC(b)	{ .type = PT_ENC, .bpp = (b), .vsub = 1 }
+#define P_ENC(b)	{ .type = VIVI_PT_ENC, .bpp = (b), .vsub = 1 }
 #define P_PACKED(y0, u, y1, v) \
-	{ .type = PT_PACKED, .vsub = 1, .off = { y0, u, y1, v } }
-#define P_CHROMA(c, vs)	{ .type = PT_CHROMA, .vsub = (vs), .off = { c } }
+	{ .type = VIVI_PT_PACKED, .vsub = 1, .off = { y0, u, y1, v } }
+#define P_CHROMA(c, vs)	{ .type = VIVI_PT_CHROMA, .vsub = (vs), .off = { c } }
 #define P_CHROMA2(c0, c1, vs) \
-	{ .type = PT_CHROMA2, .vsub = (vs), .off = { c0, c1 } }
+	{ .type = VIVI_PT_CHROMA2, .vsub = (vs), .off = { c0, c1 } }
 #define P_BAYER(a, b, c, d) \
-	{ .type = PT_BAYER, .vsub = 1, .off = { a, b, c, d } }
+	{ .type = VIVI_PT_BAYER, .vsub = 1, .off = { a, b, c, d } }
 
 #define FMT_PACKED(fcc, y0, u, y1, v) \
-	{ V4L2_PIX_FMT_##fcc, true, E_NONE, 1, { P_PACKED(y0, u, y1, v) } }
+	{ V4L2_PIX_FMT_##fcc, true, VIVI_E_NONE, 1, { P_PACKED(y0, u, y1, v) } }
 #define FMT_PLANAR(fcc, c1, c2, vs) \
-	{ V4L2_PIX_FMT_##fcc, true, E_Y, 3, \
+	{ V4L2_PIX_FMT_##fcc, true, VIVI_E_Y, 3, \
 	  { P_ENC(1), P_CHROMA(c1, vs), P_CHROMA(c2, vs) } }
 #define FMT_SEMI(fcc, c1, c2, vs) \
-	{ V4L2_PIX_FMT_##fcc, true, E_Y, 2, \
+	{ V4L2_PIX_FMT_##fcc, true, VIVI_E_Y, 2, \
 	  { P_ENC(1), P_CHROMA2(c1, c2, vs) } }
 #define FMT_ENC(fcc, e, b) \
 	{ V4L2_PIX_FMT_##fcc, false, e, 1, { P_ENC(b) } }
 /* Channels 0 = R, 1 = G, 2 = B */
 #define FMT_BAYER(fcc, a, b, c, d) \
-	{ V4L2_PIX_FMT_##fcc, false, E_NONE, 1, { P_BAYER(a, b, c, d) } }
+	{ V4L2_PIX_FMT_##fcc, false, VIVI_E_NONE, 1, { P_BAYER(a, b, c, d) } }
 
-static const struct fmt_desc vivi_fmts[] = {
+static const struct vivi_layout vivi_layouts[] = {
 	/* Palette channels of Y'CbCr formats: 0 = Y', 1 = Cb, 2 = Cr */
 	FMT_PACKED(YUYV, 0, 1, 2, 3),
 	FMT_PACKED(UYVY, 1, 0, 3, 2),
@@ -168,15 +174,15 @@ static const struct fmt_desc vivi_fmts[] = {
 	FMT_SEMI(NV21, 2, 1, 2),
 	FMT_SEMI(NV16, 1, 2, 1),
 	FMT_SEMI(NV61, 2, 1, 1),
-	FMT_ENC(RGB24, E_RGB24, 3),
-	FMT_ENC(BGR24, E_BGR24, 3),
-	FMT_ENC(XRGB32, E_XRGB32, 4),
-	FMT_ENC(XBGR32, E_XBGR32, 4),
-	FMT_ENC(RGB565, E_RGB565, 2),
-	FMT_ENC(RGB565X, E_RGB565X, 2),
-	FMT_ENC(XRGB555, E_XRGB555, 2),
-	FMT_ENC(GREY, E_GREY, 1),
-	FMT_ENC(Y16, E_Y16, 2),
+	FMT_ENC(RGB24, VIVI_E_RGB24, 3),
+	FMT_ENC(BGR24, VIVI_E_BGR24, 3),
+	FMT_ENC(XRGB32, VIVI_E_XRGB32, 4),
+	FMT_ENC(XBGR32, VIVI_E_XBGR32, 4),
+	FMT_ENC(RGB565, VIVI_E_RGB565, 2),
+	FMT_ENC(RGB565X, VIVI_E_RGB565X, 2),
+	FMT_ENC(XRGB555, VIVI_E_XRGB555, 2),
+	FMT_ENC(GREY, VIVI_E_GREY, 1),
+	FMT_ENC(Y16, VIVI_E_Y16, 2),
 	FMT_BAYER(SBGGR8, 2, 1, 1, 0),
 	FMT_BAYER(SGBRG8, 1, 2, 0, 1),
 	FMT_BAYER(SGRBG8, 1, 0, 2, 1),
@@ -185,8 +191,8 @@ static const struct fmt_desc vivi_fmts[] = {
 
 /*
  * A palette in the format's color space: c[] holds Y', Cb, Cr or R', G', B'
- * per entry, enc[] the bytes of a PT_ENC pixel in memory order (first byte
- * in bits 0..7, unused bytes zero), enc8[] its first byte.
+ * per entry, enc[] the bytes of a VIVI_PT_ENC pixel in memory order (first
+ * byte in bits 0..7, unused bytes zero), enc8[] its first byte.
  */
 struct vivi_pal {
 	u8 c[3][256];
@@ -196,9 +202,24 @@ struct vivi_pal {
 	bool flat_chroma;	/* every entry has the same Cb and Cr */
 };
 
-/* The controls in fixed point: Y' gain in 1/128, CbCr matrix in 2^-21. */
+/*
+ * The frame lines [y0, y1) of a w x h frame in layout l: what one call
+ * draws.
+ */
+struct vivi_band {
+	const struct vivi_layout *l;
+	u32 w;
+	u32 h;
+	u32 y0;
+	u32 y1;
+};
+
+/*
+ * The picture controls in fixed point: Y' gain in 1/128, CbCr matrix in
+ * 2^-21.
+ */
 struct vivi_adj {
-	bool on;
+	u32 on;
 	s32 con;
 	s32 bri;
 	s32 cs;
@@ -206,35 +227,90 @@ struct vivi_adj {
 };
 
 /*
- * Everything the palette and the template lines of a frame depend on. Equal
- * keys draw equal templates, so they are kept in the scratch area across
- * calls.
+ * The sensor controls, clamped; on = not all at their exact defaults
  */
-struct vivi_key {
-	u32 fourcc;
-	u32 w;
-	u32 h;
-	u32 pattern;
-	s32 brightness;
-	s32 contrast;
-	s32 saturation;
-	s32 hue;
-	u32 hflip;
-	u32 vflip;
-	u32 shift;
-	u32 box_x;
-	u32 box_y;
-	u32 box_side;
-	u32 noise_frame;	/* noise lines differ per frame */
-	u32 zoom;
-	s32 pan;
-	s32 tilt;
+struct vivi_sensor {
+	u32 on;
 	u32 exposure;
 	u32 gain;
 	u32 wb_temp;
 	u32 gamma;
 	u32 backlight;
-	u32 privacy;
+};
+
+/*
+ * One axis of the view: scene coordinate i maps from n(i) = n0 + i * step
+ * as floor(n(i) / den) mod size (see vivi_gen.h).
+ */
+struct vivi_axis {
+	s64 n0;
+	s64 step;
+	s64 den;
+	u32 size;
+};
+
+/*
+ * What the scene's palette and index lines depend on: size, pattern,
+ * motion, flips, view, sensor and picture controls. The cache key.
+ */
+struct vivi_scene_par {
+	u32 w;
+	u32 h;
+	u32 pattern;		/* black while privacy closes the shutter */
+	u32 seed;		/* the frame number for noise, else 0 */
+	u32 shift;		/* bar scroll, pixels to the left */
+	u32 box_x;
+	u32 box_y;
+	u32 box_side;
+	u32 hflip;
+	u32 vflip;
+	u32 view;		/* zoom, pan or tilt: the scene is resampled */
+	struct vivi_axis vx;
+	struct vivi_axis vy;
+	struct vivi_sensor sensor;
+	struct vivi_adj adj;
+};
+
+/* The scene of one call: its parameters and its index line buffers */
+struct vivi_scene {
+	const struct vivi_scene_par *par;
+	u8 lut[3][256];		/* R', G', B' through the sensor */
+	u8 *tmp;		/* unflipped, unscrolled index line */
+	u8 *idx[2];		/* index lines, padded by one repeated pixel */
+	u32 idx_cls[2];
+	bool idx_ok[2];
+	u32 idx_next;
+};
+
+/* The frame stamp's cells; c = 0: no stamp */
+struct vivi_stamp {
+	u32 c;			/* cell side */
+	u32 x0;			/* cells: x0..x1-1, lines y0..h-1 */
+	u32 x1;
+	u32 y0;
+	u32 bits[STAMP_ROWS];	/* per cell row, MSB = leftmost cell */
+};
+
+/* Text and stamp, drawn over the finished planes with their own palette */
+struct vivi_overlay {
+	const struct vivi_band *b;
+	const struct vivi_gen_settings *s;
+	struct vivi_stamp st;
+	struct vivi_pal *tpal;	/* black, white */
+	u8 *tmp;		/* an index line of stamp cells */
+	/* per plane and row parity: 8 text pixels of each glyph row byte */
+	u8 (*glyph)[2][256][GLYPH_BYTES];
+};
+
+/*
+ * Everything the palette and the template lines of a frame depend on,
+ * made of the state of the parts that draw them. Equal keys draw equal
+ * templates, so they are kept in the scratch area across calls. Zeroed
+ * before it is filled in, so that it compares as bytes.
+ */
+struct vivi_key {
+	u32 fourcc;
+	struct vivi_scene_par scene;
 };
 
 /*
@@ -256,54 +332,16 @@ struct vivi_cache {
 	u32 tick[3];
 };
 
-/*
- * One axis of the view: scene coordinate i maps from n(i) = n0 + i * step
- * as floor(n(i) / den) mod size (see vivi_gen.h).
- */
-struct vivi_axis {
-	s64 n0;
-	s64 step;
-	s64 den;
-	u32 size;
-};
-
+/* One call of vivi_gen_fill(), in the scratch area: a small stack */
 struct vivi_gen {
-	const struct fmt_desc *fd;
-	const struct vivi_gen_settings *s;
-	u32 w;
-	u32 h;
-	u32 y0;			/* the band: frame lines y0..y1-1 */
-	u32 y1;
-	u32 pattern;
-	u32 frame;
-	u32 shift;		/* bar scroll, pixels to the left */
-	u32 box_x;
-	u32 box_y;
-	u32 box_side;
-	bool hflip;
-	bool vflip;
-	bool view;		/* zoom, pan or tilt: the scene is resampled */
-	struct vivi_axis vx;
-	struct vivi_axis vy;
-	u32 st_c;		/* stamp cell side; 0 = no stamp */
-	u32 st_x0;		/* stamp cells: x0..x1-1, lines y0..h-1 */
-	u32 st_x1;
-	u32 st_y0;
-	u32 st_bits[STAMP_ROWS];	/* per cell row, MSB = leftmost cell */
-	bool cam;		/* the sensor controls change the colors */
-	u8 lut[3][256];		/* R', G', B' through the sensor */
+	struct vivi_band b;
+	struct vivi_key key;	/* what this call draws */
+	struct vivi_scene sc;
+	struct vivi_overlay ov;
 	struct vivi_pal *pal;
-	struct vivi_pal *tpal;	/* text and stamp: black, white */
-	u8 *tmp;		/* unflipped, unscrolled index line; text */
-	u8 *idx[2];		/* index lines, padded by one repeated pixel */
-	u32 idx_cls[2];
-	bool idx_ok[2];
-	u32 idx_next;
 	struct vivi_cache *c;
 	u8 *slot[3][NSLOTS];
 	u32 slot_bytes[3];
-	/* per plane and row parity: 8 text pixels of each glyph row byte */
-	u8 (*glyph)[2][256][GLYPH_BYTES];
 };
 
 /* sin(0..90 degrees) * 16384 */
@@ -319,74 +357,40 @@ static const u16 vivi_sin_q14[91] = {
 	16294, 16322, 16344, 16362, 16374, 16382, 16384,
 };
 
-static const struct fmt_desc *vivi_find_fmt(u32 fourcc)
+/* ---- the layout table ---------------------------------------------- */
+
+static const struct vivi_layout *vivi_layout_find(u32 fourcc)
 {
 	unsigned int i;
 
-	for (i = 0; i < ARRAY_SIZE(vivi_fmts); i++)
-		if (vivi_fmts[i].fourcc == fourcc)
-			return &vivi_fmts[i];
+	for (i = 0; i < ARRAY_SIZE(vivi_layouts); i++)
+		if (vivi_layouts[i].fourcc == fourcc)
+			return &vivi_layouts[i];
 	return NULL;
 }
 
 bool vivi_gen_supported(u32 fourcc)
 {
-	return vivi_find_fmt(fourcc);
+	return vivi_layout_find(fourcc);
 }
 
 bool vivi_gen_is_yuv(u32 fourcc)
 {
-	const struct fmt_desc *fd = vivi_find_fmt(fourcc);
+	const struct vivi_layout *l = vivi_layout_find(fourcc);
 
-	return fd && fd->yuv;
+	return l && l->yuv;
 }
 
-/* An index line: w pixels, a pad pixel and the noise overrun. */
-static size_t vivi_idx_bytes(u32 w)
-{
-	return ALIGN((size_t)w + 16, SCRATCH_ALIGN);
-}
-
-/*
- * A template slot of plane @pl: the widest line, XRGB32 (packed 4:2:2 needs
- * less) in plane 0, a chroma line (at most w + 1 bytes) in the others.
- */
-static size_t vivi_slot_bytes(u32 w, u32 pl)
-{
-	size_t line = pl ? vivi_idx_bytes(w) :
-		      ALIGN((size_t)w * 4 + 16, SCRATCH_ALIGN);
-
-	return max_t(size_t, line, SLOT_MIN);
-}
-
-static size_t vivi_aligned(size_t bytes)
-{
-	return ALIGN(bytes, SCRATCH_ALIGN);
-}
-
-/* Matches the carving in vivi_gen_fill(), plus room to align the start. */
-size_t vivi_gen_scratch_size(u32 width)
-{
-	u32 w = clamp_t(u32, width, 1, VIVI_GEN_MAX_DIM);
-
-	return SCRATCH_ALIGN + vivi_aligned(sizeof(struct vivi_cache)) +
-	       vivi_aligned(sizeof(struct vivi_gen)) +
-	       2 * vivi_aligned(sizeof(struct vivi_pal)) +
-	       vivi_aligned(3 * sizeof(u8[2][256][GLYPH_BYTES])) +
-	       3 * vivi_idx_bytes(w) + NSLOTS * vivi_slot_bytes(w, 0) +
-	       2 * NSLOTS * vivi_slot_bytes(w, 1);
-}
-
-static u32 vivi_line_bytes(const struct plane_desc *pd, u32 w)
+static u32 vivi_line_bytes(const struct vivi_plane_desc *pd, u32 w)
 {
 	switch (pd->type) {
-	case PT_ENC:
+	case VIVI_PT_ENC:
 		return w * pd->bpp;
-	case PT_PACKED:
+	case VIVI_PT_PACKED:
 		return w * 2;
-	case PT_CHROMA:
+	case VIVI_PT_CHROMA:
 		return DIV_ROUND_UP(w, 2);
-	case PT_CHROMA2:
+	case VIVI_PT_CHROMA2:
 		return DIV_ROUND_UP(w, 2) * 2;
 	default:
 		return w;
@@ -394,18 +398,63 @@ static u32 vivi_line_bytes(const struct plane_desc *pd, u32 w)
 }
 
 /* Byte offset of even pixel @x in a line. */
-static u32 vivi_x_offset(const struct plane_desc *pd, u32 x)
+static u32 vivi_x_offset(const struct vivi_plane_desc *pd, u32 x)
 {
 	switch (pd->type) {
-	case PT_ENC:
+	case VIVI_PT_ENC:
 		return x * pd->bpp;
-	case PT_PACKED:
+	case VIVI_PT_PACKED:
 		return x * 2;
-	case PT_CHROMA:
+	case VIVI_PT_CHROMA:
 		return x / 2;
 	default:
 		return x;
 	}
+}
+
+/* The band lies in the frame, and 4:2:0 chroma lines start with it. */
+static bool vivi_band_ok(const struct vivi_gen_frame *f,
+			 const struct vivi_layout *l)
+{
+	if (!f->band_lines)
+		return !f->band_y0;
+	if (f->band_lines > f->height ||
+	    f->band_y0 > f->height - f->band_lines)
+		return false;
+	return !(f->band_y0 & 1) || l->pl[l->nplanes - 1].vsub == 1;
+}
+
+/*
+ * The band @f asks to draw, checked: a known format, a size within
+ * VIVI_GEN_MAX_DIM, every plane there with a stride that holds a line.
+ */
+static int vivi_band_init(struct vivi_band *b, const struct vivi_gen_frame *f)
+{
+	const struct vivi_layout *l = vivi_layout_find(f->fourcc);
+	u32 i, w = f->width, h = f->height;
+
+	if (!l || !w || !h || w > VIVI_GEN_MAX_DIM || h > VIVI_GEN_MAX_DIM)
+		return -EINVAL;
+	for (i = 0; i < l->nplanes; i++)
+		if (!f->plane[i] ||
+		    f->stride[i] < vivi_line_bytes(&l->pl[i], w))
+			return -EINVAL;
+	if (!vivi_band_ok(f, l))
+		return -EINVAL;
+	b->l = l;
+	b->w = w;
+	b->h = h;
+	b->y0 = f->band_y0;
+	b->y1 = f->band_lines ? f->band_y0 + f->band_lines : h;
+	return 0;
+}
+
+/* The plane lines [*r0, *r1) that cover the band; plane line *r0 is first. */
+static void vivi_band_rows(const struct vivi_band *b,
+			   const struct vivi_plane_desc *pd, u32 *r0, u32 *r1)
+{
+	*r0 = pd->vsub == 2 ? b->y0 / 2 : b->y0;
+	*r1 = pd->vsub == 2 ? DIV_ROUND_UP(b->y1, 2) : b->y1;
 }
 
 /* ---- color ---------------------------------------------------------- */
@@ -509,7 +558,7 @@ static void vivi_adjust(const struct vivi_adj *a, u8 *ycc)
 	ycc[2] = vivi_clamp8(128 + nv);
 }
 
-/* ---- the camera: sensor and view ----------------------------------- */
+/* ---- the camera's sensor -------------------------------------------- */
 
 /* 2^(2^(i - 16)) in Q30, i = 0..15 */
 static const u32 vivi_exp2_q30[16] = {
@@ -556,47 +605,60 @@ static u8 vivi_exp2_255(s32 e)
 	return min_t(u64, 255, (255 * r + (1ull << (29 + n))) >> (30 + n));
 }
 
-/* The sensor's curve for channel @ch (0 = R'), formulas in vivi_gen.h */
-static void vivi_cam_channel(u8 *lut, u32 ch, const struct vivi_gen_settings *s)
+/* The sensor controls of @s, clamped; on if any is off its default */
+static void vivi_sensor_init(struct vivi_sensor *sn,
+			     const struct vivi_gen_settings *s)
 {
-	u32 e = s->exposure ? clamp_t(u32, s->exposure, VIVI_GEN_EXPOSURE_MIN,
-				      VIVI_GEN_EXPOSURE_MAX) :
-			      VIVI_GEN_EXPOSURE_REF;
-	u32 t = s->wb_temp ? clamp_t(u32, s->wb_temp, VIVI_GEN_WB_MIN,
-				     VIVI_GEN_WB_MAX) : VIVI_GEN_WB_REF;
-	u32 gamma = s->gamma ? clamp_t(u32, s->gamma, VIVI_GEN_GAMMA_MIN,
+	sn->exposure = s->exposure ?
+		       clamp_t(u32, s->exposure, VIVI_GEN_EXPOSURE_MIN,
+			       VIVI_GEN_EXPOSURE_MAX) : VIVI_GEN_EXPOSURE_REF;
+	sn->wb_temp = s->wb_temp ? clamp_t(u32, s->wb_temp, VIVI_GEN_WB_MIN,
+					   VIVI_GEN_WB_MAX) : VIVI_GEN_WB_REF;
+	sn->gamma = s->gamma ? clamp_t(u32, s->gamma, VIVI_GEN_GAMMA_MIN,
 				       VIVI_GEN_GAMMA_MAX) : VIVI_GEN_GAMMA_DEF;
-	u32 bl = min_t(u32, s->backlight, VIVI_GEN_BACKLIGHT_MAX);
-	u64 num = (u64)e * (64 + min_t(u32, s->gain, VIVI_GEN_GAIN_MAX));
+	sn->backlight = min_t(u32, s->backlight, VIVI_GEN_BACKLIGHT_MAX);
+	sn->gain = min_t(u32, s->gain, VIVI_GEN_GAIN_MAX);
+	sn->on = sn->exposure != VIVI_GEN_EXPOSURE_REF || sn->gain ||
+		 sn->wb_temp != VIVI_GEN_WB_REF ||
+		 sn->gamma != VIVI_GEN_GAMMA_DEF || sn->backlight;
+}
+
+/* The sensor's curve for channel @ch (0 = R'), formulas in vivi_gen.h */
+static void vivi_sensor_channel(const struct vivi_sensor *sn, u32 ch, u8 *lut)
+{
+	u64 num = (u64)sn->exposure * (64 + sn->gain);
 	u32 den = VIVI_GEN_EXPOSURE_REF * 64;
 	s32 log255 = vivi_log2_q16(255);
 	u32 v, v1;
 
 	if (ch == 0) {
-		num *= t;
+		num *= sn->wb_temp;
 		den *= VIVI_GEN_WB_REF;
 	} else if (ch == 2) {
 		num *= VIVI_GEN_WB_REF;
-		den *= t;
+		den *= sn->wb_temp;
 	}
 	for (v = 0; v < 256; v++) {
 		v1 = min_t(u64, 255, div_u64(v * num + den / 2, den));
-		v1 += (bl * (255 - v1) + 4) / 8;
-		if (gamma != VIVI_GEN_GAMMA_DEF && v1 && v1 < 255)
+		v1 += (sn->backlight * (255 - v1) + 4) / 8;
+		if (sn->gamma != VIVI_GEN_GAMMA_DEF && v1 && v1 < 255)
 			v1 = vivi_exp2_255((vivi_log2_q16(v1) - log255) *
 					   (s32)VIVI_GEN_GAMMA_DEF /
-					   (s32)gamma);
+					   (s32)sn->gamma);
 		lut[v] = v1;
 	}
 }
 
-/* True if the sensor controls are not all at their exact defaults */
-static bool vivi_cam_on(const struct vivi_gen_settings *s)
+/* The sensor's curves of R', G' and B' */
+static void vivi_sensor_lut(const struct vivi_sensor *sn, u8 lut[3][256])
 {
-	return (s->exposure && s->exposure != VIVI_GEN_EXPOSURE_REF) ||
-	       s->gain || (s->wb_temp && s->wb_temp != VIVI_GEN_WB_REF) ||
-	       (s->gamma && s->gamma != VIVI_GEN_GAMMA_DEF) || s->backlight;
+	u32 ch;
+
+	for (ch = 0; ch < 3; ch++)
+		vivi_sensor_channel(sn, ch, lut[ch]);
 }
+
+/* ---- view and motion ------------------------------------------------ */
 
 /*
  * The view of axis @a: @size pixels showing the scene around its center
@@ -632,29 +694,29 @@ static u32 vivi_axis_at(const struct vivi_axis *a, u32 i)
 	return vivi_axis_wrap(a->n0 + (s64)i * a->step, a->den, a->size);
 }
 
-static void vivi_view_init(struct vivi_gen *g)
+static void vivi_view_init(struct vivi_scene_par *p,
+			   const struct vivi_gen_settings *s)
 {
-	const struct vivi_gen_settings *s = g->s;
 	u32 zoom = clamp_t(u32, s->zoom, VIVI_GEN_ZOOM_MIN, VIVI_GEN_ZOOM_MAX);
 	s32 pan = clamp_t(s32, s->pan, -VIVI_GEN_PAN_MAX, VIVI_GEN_PAN_MAX);
 	s32 tilt = clamp_t(s32, s->tilt, -VIVI_GEN_PAN_MAX, VIVI_GEN_PAN_MAX);
 
-	g->view = zoom != VIVI_GEN_ZOOM_MIN || pan || tilt;
-	vivi_axis_init(&g->vx, g->w, g->w, pan, zoom);
-	vivi_axis_init(&g->vy, g->h, g->w, -tilt, zoom);
+	p->view = zoom != VIVI_GEN_ZOOM_MIN || pan || tilt;
+	vivi_axis_init(&p->vx, p->w, p->w, pan, zoom);
+	vivi_axis_init(&p->vy, p->h, p->w, -tilt, zoom);
 }
 
 /*
  * Index line @d of the view from scene line @src, scrolled left by
  * @shift: one division, then a running remainder
  */
-static void vivi_view_line(const struct vivi_gen *g, const u8 *src, u8 *d,
-			   u32 shift)
+static void vivi_view_line(const struct vivi_scene_par *p, const u8 *src,
+			   u8 *d, u32 shift)
 {
-	const struct vivi_axis *a = &g->vx;
+	const struct vivi_axis *a = &p->vx;
 	s64 q = div64_s64(a->n0, a->den), rem;
 	s64 dq = div64_s64(a->step, a->den), dr = a->step - dq * a->den;
-	u32 w = g->w, x, sx;
+	u32 w = p->w, x, sx;
 
 	if (q * a->den > a->n0)
 		q--;
@@ -673,6 +735,49 @@ static void vivi_view_line(const struct vivi_gen *g, const u8 *src, u8 *d,
 	}
 }
 
+/* Position 0..@range of a triangle wave at t = @frame * @speed + @range / 2 */
+static u32 vivi_bounce(u32 frame, u32 speed, u32 range)
+{
+	u32 period = 2 * range, t;
+
+	if (!range)
+		return 0;
+	t = ((frame % period) * (speed % period) + range / 2) % period;
+	return t <= range ? t : period - t;
+}
+
+/*
+ * The scene of frame @frame of a @w x @h stream: the pattern, its motion,
+ * the flips, the view, the sensor and the picture controls. Privacy shows
+ * black, neither sensed nor adjusted. @p must be zeroed.
+ */
+static void vivi_scene_init(struct vivi_scene_par *p,
+			    const struct vivi_gen_settings *s, u32 w, u32 h,
+			    u32 frame)
+{
+	u32 side = min(w, h);
+
+	p->w = w;
+	p->h = h;
+	/* privacy: the shutter is closed */
+	p->pattern = s->privacy ? VIVI_PAT_BLACK : s->pattern;
+	p->seed = p->pattern == VIVI_PAT_NOISE ? frame : 0;
+	p->hflip = s->hflip;
+	p->vflip = s->vflip;
+	vivi_view_init(p, s);
+	if (p->pattern == VIVI_PAT_BARS75 || p->pattern == VIVI_PAT_BARS100)
+		p->shift = (frame % w) * (s->motion_speed % w) % w;
+	p->box_side = min(max(side / 8, 2u), side);
+	p->box_x = vivi_bounce(frame, s->motion_speed, w - p->box_side);
+	p->box_y = vivi_bounce(frame, s->motion_speed, h - p->box_side);
+	if (!s->privacy) {
+		vivi_sensor_init(&p->sensor, s);
+		vivi_adj_init(&p->adj, s);
+	}
+}
+
+/* ---- palettes ------------------------------------------------------- */
+
 static u32 vivi_quant(u32 v, u32 max)
 {
 	return (v * max + 127) / 255;
@@ -684,48 +789,48 @@ static void vivi_encode(u8 *e, u8 kind, const u8 *c)
 	u32 v;
 
 	switch (kind) {
-	case E_Y:
+	case VIVI_E_Y:
 		e[0] = c[0];
 		break;
-	case E_RGB24:
+	case VIVI_E_RGB24:
 		e[0] = c[0];
 		e[1] = c[1];
 		e[2] = c[2];
 		break;
-	case E_BGR24:
+	case VIVI_E_BGR24:
 		e[0] = c[2];
 		e[1] = c[1];
 		e[2] = c[0];
 		break;
-	case E_XRGB32:
+	case VIVI_E_XRGB32:
 		e[0] = 0xff;
 		e[1] = c[0];
 		e[2] = c[1];
 		e[3] = c[2];
 		break;
-	case E_XBGR32:
+	case VIVI_E_XBGR32:
 		e[0] = c[2];
 		e[1] = c[1];
 		e[2] = c[0];
 		e[3] = 0xff;
 		break;
-	case E_RGB565:
-	case E_RGB565X:
+	case VIVI_E_RGB565:
+	case VIVI_E_RGB565X:
 		v = vivi_quant(c[0], 31) << 11 | vivi_quant(c[1], 63) << 5 |
 		    vivi_quant(c[2], 31);
-		e[kind == E_RGB565X] = v & 0xff;
-		e[kind != E_RGB565X] = v >> 8;
+		e[kind == VIVI_E_RGB565X] = v & 0xff;
+		e[kind != VIVI_E_RGB565X] = v >> 8;
 		break;
-	case E_XRGB555:
+	case VIVI_E_XRGB555:
 		v = 0x8000 | vivi_quant(c[0], 31) << 10 |
 		    vivi_quant(c[1], 31) << 5 | vivi_quant(c[2], 31);
 		e[0] = v & 0xff;
 		e[1] = v >> 8;
 		break;
-	case E_GREY:
+	case VIVI_E_GREY:
 		e[0] = (s + 500) / 1000;
 		break;
-	case E_Y16:
+	case VIVI_E_Y16:
 		v = (257 * s + 500) / 1000;
 		e[0] = v & 0xff;
 		e[1] = v >> 8;
@@ -735,98 +840,120 @@ static void vivi_encode(u8 *e, u8 kind, const u8 *c)
 	}
 }
 
-/* Entry @i of @p from full-range R'G'B' @rgb, adjusted if @a is on. */
-static void vivi_pal_set(struct vivi_pal *p, const struct fmt_desc *fd,
-			 const struct vivi_adj *a, u32 i, const u8 *rgb)
+/* @c of kind @from (enum vivi_canon) in kind @to; @c and @out may alias */
+static void vivi_color_convert(u32 from, u32 to, const u8 *c, u8 *out)
 {
-	const struct plane_desc *pd = &fd->pl[0];
-	u8 ycc[3], out[3], e[4];
-	const u8 *c = rgb;
+	if (from == to)
+		memmove(out, c, 3);
+	else if (from == VIVI_CANON_RGB)
+		vivi_rgb_to_ycc(c, out);
+	else
+		vivi_ycc_to_rgb(c, out);
+}
 
-	if (fd->yuv || a->on) {
-		vivi_rgb_to_ycc(rgb, ycc);
-		c = ycc;
-		if (a->on)
-			vivi_adjust(a, ycc);
-		if (!fd->yuv) {
-			vivi_ycc_to_rgb(ycc, out);
-			c = out;
-		}
-	}
-	p->c[0][i] = c[0];
-	p->c[1][i] = c[1];
-	p->c[2][i] = c[2];
+/* The kind of color @l's samples carry */
+static u32 vivi_layout_canon(const struct vivi_layout *l)
+{
+	return l->yuv ? VIVI_CANON_YCC_LIM : VIVI_CANON_RGB;
+}
+
+/* Entry @i of @p: color @c of kind @kind (enum vivi_canon) in @l's terms */
+static void vivi_pal_set(struct vivi_pal *p, const struct vivi_layout *l,
+			 u32 i, const u8 *c, u32 kind)
+{
+	const struct vivi_plane_desc *pd = &l->pl[0];
+	u8 n[3], e[4];
+
+	vivi_color_convert(kind, vivi_layout_canon(l), c, n);
+	p->c[0][i] = n[0];
+	p->c[1][i] = n[1];
+	p->c[2][i] = n[2];
 	memset(e, 0, sizeof(e));
-	vivi_encode(e, fd->enc, c);
+	vivi_encode(e, l->enc, n);
 	p->enc8[i] = e[0];
 	p->enc[i] = e[0] | e[1] << 8 | e[2] << 16 | (u32)e[3] << 24;
-	if (pd->type == PT_PACKED) {
-		p->pk[0][i] = (u32)c[0] << pd->off[0] * 8;
-		p->pk[1][i] = (u32)c[0] << pd->off[2] * 8;
-		p->pk[2][i] = (u32)c[1] << pd->off[1] * 8 |
-			      (u32)c[2] << pd->off[3] * 8;
+	if (pd->type == VIVI_PT_PACKED) {
+		p->pk[0][i] = (u32)n[0] << pd->off[0] * 8;
+		p->pk[1][i] = (u32)n[0] << pd->off[2] * 8;
+		p->pk[2][i] = (u32)n[1] << pd->off[1] * 8 |
+			      (u32)n[2] << pd->off[3] * 8;
 	}
 }
 
-static void vivi_pal_done(struct vivi_pal *p, const struct fmt_desc *fd,
+static void vivi_pal_done(struct vivi_pal *p, const struct vivi_layout *l,
 			  u32 n)
 {
 	u32 i;
 
-	p->flat_chroma = fd->yuv;
+	p->flat_chroma = l->yuv;
 	for (i = 1; i < n && p->flat_chroma; i++)
 		p->flat_chroma = p->c[1][i] == p->c[1][0] &&
 				 p->c[2][i] == p->c[2][0];
 }
 
-/* Entry @i of the picture's palette: scene color @rgb through the sensor */
-static void vivi_pal_scene(struct vivi_gen *g, const struct vivi_adj *a,
+/*
+ * Entry @i of the picture's palette: scene color @rgb through the sensor
+ * and the picture controls
+ */
+static void vivi_pal_scene(const struct vivi_scene *sc,
+			   const struct vivi_layout *l, struct vivi_pal *p,
 			   u32 i, const u8 *rgb)
 {
+	const struct vivi_scene_par *par = sc->par;
 	u8 v[3];
 
-	if (g->cam) {
-		v[0] = g->lut[0][rgb[0]];
-		v[1] = g->lut[1][rgb[1]];
-		v[2] = g->lut[2][rgb[2]];
+	if (par->sensor.on) {
+		v[0] = sc->lut[0][rgb[0]];
+		v[1] = sc->lut[1][rgb[1]];
+		v[2] = sc->lut[2][rgb[2]];
 		rgb = v;
 	}
-	vivi_pal_set(g->pal, g->fd, a, i, rgb);
+	if (!par->adj.on) {
+		vivi_pal_set(p, l, i, rgb, VIVI_CANON_RGB);
+		return;
+	}
+	vivi_rgb_to_ycc(rgb, v);
+	vivi_adjust(&par->adj, v);
+	vivi_pal_set(p, l, i, v, VIVI_CANON_YCC_LIM);
 }
 
 /* White, yellow, cyan, green, magenta, red, blue, black as R4|G2|B1 */
 static const u8 vivi_bar_rgb[8] = { 7, 6, 3, 2, 5, 4, 1, 0 };
 
-/* The colors the pattern's index lines refer to. */
-static void vivi_pal_build(struct vivi_gen *g, const struct vivi_adj *a)
+/* The palette of the colors the scene's index lines refer to, for @l */
+static void vivi_pal_build(struct vivi_scene *sc, const struct vivi_layout *l,
+			   struct vivi_pal *p)
 {
 	static const u8 solid[5][3] = {
 		{ 0, 0, 0 }, { 255, 255, 255 }, { 255, 0, 0 },
 		{ 0, 255, 0 }, { 0, 0, 255 },
 	};
+	u32 pattern = sc->par->pattern;
 	u8 rgb[3];
 	u32 i, n, on;
 
-	switch (g->pattern) {
+	if (sc->par->sensor.on)
+		vivi_sensor_lut(&sc->par->sensor, sc->lut);
+	switch (pattern) {
 	case VIVI_PAT_BARS75:
 	case VIVI_PAT_BARS100:
 	case VIVI_PAT_BARS_BOX:
-		on = g->pattern == VIVI_PAT_BARS100 ? 255 : 191;
+		on = pattern == VIVI_PAT_BARS100 ? 255 : 191;
 		for (i = 0; i < 8; i++) {
 			rgb[0] = vivi_bar_rgb[i] & 4 ? on : 0;
 			rgb[1] = vivi_bar_rgb[i] & 2 ? on : 0;
 			rgb[2] = vivi_bar_rgb[i] & 1 ? on : 0;
-			vivi_pal_scene(g, a, i, rgb);
+			vivi_pal_scene(sc, l, p, i, rgb);
 		}
 		/* index 8: the box, 100% white */
 		memset(rgb, 255, 3);
-		vivi_pal_scene(g, a, 8, rgb);
+		vivi_pal_scene(sc, l, p, 8, rgb);
 		n = 9;
 		break;
 	case VIVI_PAT_CHECKER:
 		/* index 0 white, 1 black */
-		vivi_pal_scene(g, a, 0, solid[1]);
-		vivi_pal_scene(g, a, 1, solid[0]);
+		vivi_pal_scene(sc, l, p, 0, solid[1]);
+		vivi_pal_scene(sc, l, p, 1, solid[0]);
 		n = 2;
 		break;
 	case VIVI_PAT_HRAMP:
@@ -834,39 +961,72 @@ static void vivi_pal_build(struct vivi_gen *g, const struct vivi_adj *a)
 	case VIVI_PAT_NOISE:
 		for (i = 0; i < 256; i++) {
 			memset(rgb, i, 3);
-			vivi_pal_scene(g, a, i, rgb);
+			vivi_pal_scene(sc, l, p, i, rgb);
 		}
 		n = 256;
 		break;
 	default:
-		vivi_pal_scene(g, a, 0, solid[g->pattern - VIVI_PAT_BLACK]);
+		vivi_pal_scene(sc, l, p, 0, solid[pattern - VIVI_PAT_BLACK]);
 		n = 1;
 		break;
 	}
-	vivi_pal_done(g->pal, g->fd, n);
+	vivi_pal_done(p, l, n);
 }
 
 /* ---- index lines ---------------------------------------------------- */
 
 /* Picture rows with equal class have equal index lines. */
-static u32 vivi_row_class(const struct vivi_gen *g, u32 y)
+static u32 vivi_row_class(const struct vivi_scene *sc, u32 y)
 {
-	u32 yp = g->vflip ? g->h - 1 - y : y;
+	const struct vivi_scene_par *p = sc->par;
+	u32 yp = p->vflip ? p->h - 1 - y : y;
 
-	if (g->view)
-		yp = vivi_axis_at(&g->vy, yp);
+	if (p->view)
+		yp = vivi_axis_at(&p->vy, yp);
 
-	switch (g->pattern) {
+	switch (p->pattern) {
 	case VIVI_PAT_BARS_BOX:
-		return yp - g->box_y < g->box_side;
+		return yp - p->box_y < p->box_side;
 	case VIVI_PAT_CHECKER:
 		return (yp >> 4) & 1;
 	case VIVI_PAT_VRAMP:
-		return g->h > 1 ? yp * 255 / (g->h - 1) : 0;
+		return p->h > 1 ? yp * 255 / (p->h - 1) : 0;
 	case VIVI_PAT_NOISE:
 		return yp;
 	default:
 		return 0;
+	}
+}
+
+/*
+ * Rows y.. sharing the row class of @y (at least 1): the loops below copy
+ * one template over the whole run without asking again.
+ */
+static u32 vivi_class_run(const struct vivi_scene *sc, u32 y)
+{
+	const struct vivi_scene_par *p = sc->par;
+	u32 yp = p->vflip ? p->h - 1 - y : y;
+	u32 lo, hi;
+
+	/* a resampled view: the runs below hold for the scene, not the frame */
+	if (p->view && (p->pattern == VIVI_PAT_BARS_BOX ||
+			p->pattern == VIVI_PAT_CHECKER))
+		return 1;
+	switch (p->pattern) {
+	case VIVI_PAT_BARS_BOX:
+		lo = p->vflip ? p->h - p->box_y - p->box_side : p->box_y;
+		hi = lo + p->box_side;
+		if (y < lo)
+			return lo - y;
+		return y < hi ? hi - y : p->h - y;
+	case VIVI_PAT_CHECKER:
+		return min(p->vflip ? (yp & 15) + 1 : 16 - (yp & 15),
+			   p->h - y);
+	case VIVI_PAT_VRAMP:
+	case VIVI_PAT_NOISE:
+		return 1;
+	default:
+		return p->h - y;
 	}
 }
 
@@ -908,12 +1068,12 @@ static void vivi_noise_line(u8 *d, u32 w, u32 frame, u32 row)
 }
 
 /* Index line of the unmirrored, unscrolled picture row of class @cls. */
-static void vivi_base_line(const struct vivi_gen *g, u32 cls, u8 *d)
+static void vivi_base_line(const struct vivi_scene_par *p, u32 cls, u8 *d)
 {
-	u32 w = g->w;
+	u32 w = p->w;
 	u32 x, b, x0, x1, q, r, acc, gray, n;
 
-	switch (g->pattern) {
+	switch (p->pattern) {
 	case VIVI_PAT_BARS75:
 	case VIVI_PAT_BARS100:
 	case VIVI_PAT_BARS_BOX:
@@ -922,8 +1082,8 @@ static void vivi_base_line(const struct vivi_gen *g, u32 cls, u8 *d)
 			x1 = DIV_ROUND_UP((b + 1) * w, 8);
 			memset(d + x0, b, x1 - x0);
 		}
-		if (g->pattern == VIVI_PAT_BARS_BOX && cls)
-			memset(d + g->box_x, 8, g->box_side);
+		if (p->pattern == VIVI_PAT_BARS_BOX && cls)
+			memset(d + p->box_x, 8, p->box_side);
 		break;
 	case VIVI_PAT_CHECKER:
 		for (x = 0; x < w; x += 16) {
@@ -953,7 +1113,7 @@ static void vivi_base_line(const struct vivi_gen *g, u32 cls, u8 *d)
 		memset(d, cls, w);
 		break;
 	case VIVI_PAT_NOISE:
-		vivi_noise_line(d, w, g->frame, cls);
+		vivi_noise_line(d, w, p->seed, cls);
 		break;
 	default:
 		memset(d, 0, w);
@@ -961,26 +1121,27 @@ static void vivi_base_line(const struct vivi_gen *g, u32 cls, u8 *d)
 	}
 }
 
-static void vivi_render_index(struct vivi_gen *g, u32 cls, u8 *d)
+static void vivi_render_index(struct vivi_scene *sc, u32 cls, u8 *d)
 {
-	u32 w = g->w, s = g->shift, x;
+	const struct vivi_scene_par *p = sc->par;
+	u32 w = p->w, s = p->shift, x;
 	u8 t;
 
-	if (g->view) {
-		vivi_base_line(g, cls, g->tmp);
-		vivi_view_line(g, g->tmp, d, s);
-		for (x = 0; g->hflip && x < w / 2; x++) {
+	if (p->view) {
+		vivi_base_line(p, cls, sc->tmp);
+		vivi_view_line(p, sc->tmp, d, s);
+		for (x = 0; p->hflip && x < w / 2; x++) {
 			t = d[x];
 			d[x] = d[w - 1 - x];
 			d[w - 1 - x] = t;
 		}
-	} else if (!s && !g->hflip) {
-		vivi_base_line(g, cls, d);
+	} else if (!s && !p->hflip) {
+		vivi_base_line(p, cls, d);
 	} else {
-		vivi_base_line(g, cls, g->tmp);
-		memcpy(d, g->tmp + s, w - s);
-		memcpy(d + w - s, g->tmp, s);
-		for (x = 0; g->hflip && x < w / 2; x++) {
+		vivi_base_line(p, cls, sc->tmp);
+		memcpy(d, sc->tmp + s, w - s);
+		memcpy(d + w - s, sc->tmp, s);
+		for (x = 0; p->hflip && x < w / 2; x++) {
 			t = d[x];
 			d[x] = d[w - 1 - x];
 			d[w - 1 - x] = t;
@@ -991,21 +1152,28 @@ static void vivi_render_index(struct vivi_gen *g, u32 cls, u8 *d)
 }
 
 /* The index line of class @cls, rendering it into a buffer but @keep. */
-static const u8 *vivi_get_index(struct vivi_gen *g, u32 cls, const u8 *keep)
+static const u8 *vivi_get_index(struct vivi_scene *sc, u32 cls,
+				const u8 *keep)
 {
 	u32 i;
 
 	for (i = 0; i < 2; i++)
-		if (g->idx_ok[i] && g->idx_cls[i] == cls)
-			return g->idx[i];
-	i = g->idx_next;
-	if (g->idx[i] == keep)
+		if (sc->idx_ok[i] && sc->idx_cls[i] == cls)
+			return sc->idx[i];
+	i = sc->idx_next;
+	if (sc->idx[i] == keep)
 		i ^= 1;
-	g->idx_next = i ^ 1;
-	vivi_render_index(g, cls, g->idx[i]);
-	g->idx_cls[i] = cls;
-	g->idx_ok[i] = true;
-	return g->idx[i];
+	sc->idx_next = i ^ 1;
+	vivi_render_index(sc, cls, sc->idx[i]);
+	sc->idx_cls[i] = cls;
+	sc->idx_ok[i] = true;
+	return sc->idx[i];
+}
+
+/* The index line of picture row @y */
+static const u8 *vivi_scene_line(struct vivi_scene *sc, u32 y, const u8 *keep)
+{
+	return vivi_get_index(sc, vivi_row_class(sc, y), keep);
 }
 
 /* ---- conversion of index spans to plane bytes ----------------------- */
@@ -1054,7 +1222,7 @@ static inline u64 vivi_pair(const struct vivi_pal *p, const u8 *a,
  * pixel. Pixels are assembled into 64-bit words, stored at once: noise
  * converts every line, and byte stores would dominate its time.
  */
-static void vivi_convert(const struct vivi_pal *p, const struct plane_desc *pd,
+static void vivi_convert(const struct vivi_pal *p, const struct vivi_plane_desc *pd,
 			 u8 *d, const u8 *a, const u8 *b, u32 par, u32 n)
 {
 	const u32 *e = p->enc;
@@ -1063,7 +1231,7 @@ static void vivi_convert(const struct vivi_pal *p, const struct plane_desc *pd,
 	u64 v, w, rnd, mask;
 
 	switch (pd->type) {
-	case PT_ENC:
+	case VIVI_PT_ENC:
 		switch (pd->bpp) {
 		case 1:
 			for (x = 0; x + 8 <= n; x += 8)
@@ -1105,7 +1273,7 @@ static void vivi_convert(const struct vivi_pal *p, const struct plane_desc *pd,
 			break;
 		}
 		break;
-	case PT_PACKED:
+	case VIVI_PT_PACKED:
 		/* per pixel pair: Y'0, Y'1 and the rounded CbCr average */
 		s0 = pd->off[1] * 8;
 		s1 = pd->off[3] * 8;
@@ -1119,13 +1287,13 @@ static void vivi_convert(const struct vivi_pal *p, const struct plane_desc *pd,
 			vivi_put_bytes(d, vivi_pair(p, a + x, rnd, mask),
 				       min(n - x, 2u) * 2);
 		break;
-	case PT_CHROMA:
+	case VIVI_PT_CHROMA:
 		c0 = p->c[pd->off[0]];
 		for (k = 0; k < n; k += 2)
 			*d++ = (c0[a[k]] + c0[a[k + 1]] + c0[b[k]] +
 				c0[b[k + 1]] + 2) >> 2;
 		break;
-	case PT_CHROMA2:
+	case VIVI_PT_CHROMA2:
 		c0 = p->c[pd->off[0]];
 		c1 = p->c[pd->off[1]];
 		for (k = 0; k < n; k += 2, d += 2) {
@@ -1146,37 +1314,254 @@ static void vivi_convert(const struct vivi_pal *p, const struct plane_desc *pd,
 	}
 }
 
-/* ---- planes --------------------------------------------------------- */
+/* ---- text and stamp ------------------------------------------------- */
+
+/* The text palette and the glyph tables of every plane of @ov's format */
+static void vivi_overlay_prepare(struct vivi_overlay *ov)
+{
+	static const u8 black[3], white[3] = { 255, 255, 255 };
+	const struct vivi_layout *l = ov->b->l;
+	const struct vivi_plane_desc *pd;
+	u32 i, par, b, j;
+	u8 px[8];
+
+	vivi_pal_set(ov->tpal, l, 0, black, VIVI_CANON_RGB);
+	vivi_pal_set(ov->tpal, l, 1, white, VIVI_CANON_RGB);
+	vivi_pal_done(ov->tpal, l, 2);
+	for (i = 0; i < l->nplanes; i++) {
+		pd = &l->pl[i];
+		for (par = 0; par < 2; par++)
+			for (b = 0; b < 256; b++) {
+				for (j = 0; j < 8; j++)
+					px[j] = (b >> (7 - j)) & 1;
+				vivi_convert(ov->tpal, pd, ov->glyph[i][par][b],
+					     px, px, par, 8);
+			}
+	}
+}
+
+/* One glyph row: @n bytes, one of the sizes vivi_line_bytes(pd, 8) has */
+static inline void vivi_put_glyph(u8 *d, const u8 *src, u32 n)
+{
+	switch (n) {
+	case 4:
+		memcpy(d, src, 4);
+		break;
+	case 8:
+		memcpy(d, src, 8);
+		break;
+	case 16:
+		memcpy(d, src, 16);
+		break;
+	case 24:
+		memcpy(d, src, 24);
+		break;
+	default:
+		memcpy(d, src, 32);
+		break;
+	}
+}
 
 /*
- * Rows y.. sharing the row class of @y (at least 1): the loops below copy
- * one template over the whole run without asking again.
+ * Text: whole 8x16 glyphs that fit, white on black, from the fixed text
+ * palette; chroma lines are converted too, which makes them neutral. A
+ * glyph starts at an even x and spans whole pixel pairs, so each of its
+ * rows is a lookup in the plane's glyph table (vivi_overlay_prepare()).
  */
-static u32 vivi_class_run(const struct vivi_gen *g, u32 y)
+static void vivi_draw_text(const struct vivi_overlay *ov, u32 pl, u8 *plane,
+			   u32 stride)
 {
-	u32 yp = g->vflip ? g->h - 1 - y : y;
-	u32 lo, hi;
+	const struct vivi_band *bd = ov->b;
+	const struct vivi_plane_desc *pd = &bd->l->pl[pl];
+	u32 gb = vivi_line_bytes(pd, 8);
+	const u8 *font = ov->s->font;
+	const u8 *glyph;
+	const char *str;
+	u32 i, n, k, row, y0, y, nfit, r0, r1;
+	u8 *d;
 
-	/* a resampled view: the runs below hold for the scene, not the frame */
-	if (g->view && (g->pattern == VIVI_PAT_BARS_BOX ||
-			g->pattern == VIVI_PAT_CHECKER))
-		return 1;
-	switch (g->pattern) {
-	case VIVI_PAT_BARS_BOX:
-		lo = g->vflip ? g->h - g->box_y - g->box_side : g->box_y;
-		hi = lo + g->box_side;
-		if (y < lo)
-			return lo - y;
-		return y < hi ? hi - y : g->h - y;
-	case VIVI_PAT_CHECKER:
-		return min(g->vflip ? (yp & 15) + 1 : 16 - (yp & 15),
-			   g->h - y);
-	case VIVI_PAT_VRAMP:
-	case VIVI_PAT_NOISE:
-		return 1;
-	default:
-		return g->h - y;
+	if (!font || ov->s->privacy || bd->w < 16 + 8)
+		return;
+	vivi_band_rows(bd, pd, &r0, &r1);
+	nfit = (bd->w - 16) / 8;
+	for (i = 0; i < VIVI_GEN_TEXT_LINES; i++) {
+		str = ov->s->text[i];
+		y0 = 16 + 18 * i;
+		if (y0 + 16 > bd->h)
+			break;
+		if (!str)
+			continue;
+		for (n = 0; n < nfit && str[n]; n++)
+			;
+		for (row = 0; n && row < 16; row++) {
+			y = y0 + row;
+			if (pd->vsub == 2) {
+				if (row & 1)
+					continue;
+				y /= 2;
+			}
+			if (y < r0 || y >= r1)
+				continue;
+			d = plane + (size_t)(y - r0) * stride +
+			    vivi_x_offset(pd, 16);
+			glyph = ov->glyph[pl][y & 1][0];
+			for (k = 0; k < n; k++, d += gb)
+				vivi_put_glyph(d, glyph + GLYPH_BYTES *
+					       font[(u8)str[k] * 16 + row], gb);
+		}
 	}
+}
+
+/*
+ * The stamp's cells and its 96 bits as three 32-bit cell rows: the sync
+ * 1010 and seq[31:4]; seq[3:0] and ms44[43:16]; ms44[15:0] and the check.
+ * c stays 0 when the stamp is off or does not fit.
+ */
+static void vivi_stamp_init(struct vivi_stamp *st,
+			    const struct vivi_gen_settings *s, u32 w, u32 h)
+{
+	u64 ms = s->stamp_ms & STAMP_MS_MASK;
+	u32 seq = s->stamp_seq, c = w / STAMP_COLS, sum;
+
+	if (!s->stamp || c < STAMP_MIN_CELL || h < STAMP_ROWS * c)
+		return;
+	st->c = c;
+	st->x0 = (w - STAMP_COLS * c) / 2;
+	st->x1 = st->x0 + STAMP_COLS * c;
+	st->y0 = h - STAMP_ROWS * c;
+	sum = (seq & 0xffff) + (seq >> 16) + (u32)(ms & 0xffff) +
+	      (u32)((ms >> 16) & 0xffff) + (u32)(ms >> 32);
+	st->bits[0] = 0xa0000000u | seq >> 4;
+	st->bits[1] = seq << 28 | (u32)(ms >> 16);
+	st->bits[2] = (u32)(ms & 0xffff) << 16 | (~sum & 0xffff);
+}
+
+/*
+ * The pixels [*xs, *xe) a stamp line is converted over: the cells, widened
+ * to whole pixel pairs where pairs share chroma.
+ */
+static void vivi_stamp_span(const struct vivi_stamp *st,
+			    const struct vivi_plane_desc *pd, u32 *xs, u32 *xe)
+{
+	bool pairs = pd->type != VIVI_PT_ENC && pd->type != VIVI_PT_BAYER;
+
+	*xs = pairs ? st->x0 & ~1u : st->x0;
+	*xe = pairs ? ALIGN(st->x1, 2) : st->x1;
+}
+
+/*
+ * Cell row @k into the pixels [@xs, @xe) of plane line @d: an index line
+ * of its bits converted with the text palette. A margin pixel in the span
+ * is black there: neutral chroma, like every cell, and its Y' is put back
+ * by the caller.
+ */
+static void vivi_stamp_render(const struct vivi_overlay *ov,
+			      const struct vivi_plane_desc *pd, u8 *d, u32 k,
+			      u32 xs, u32 xe)
+{
+	const struct vivi_stamp *st = &ov->st;
+	u32 i, c = st->c;
+	u8 *a = ov->tmp;
+
+	memset(a + xs, 0, xe - xs);
+	for (i = 0; i < STAMP_COLS; i++)
+		if (st->bits[k] & (0x80000000u >> i))
+			memset(a + st->x0 + i * c, 1, c);
+	/* Bayer parity does not matter: black and white are gray */
+	vivi_convert(ov->tpal, pd, d + vivi_x_offset(pd, xs), a + xs, a + xs,
+		     0, xe - xs);
+}
+
+/*
+ * The stamp's lines of plane @pl that lie in the band: the first line of
+ * each cell row is converted, the others copy the line above. Packed
+ * 4:2:2 with an odd x0 (then x1 is odd too) shares the end macropixels
+ * with a margin pixel each, whose Y' bytes @ya and @yb are kept.
+ */
+static void vivi_draw_stamp(const struct vivi_overlay *ov, u32 pl, u8 *plane,
+			    u32 stride)
+{
+	const struct vivi_stamp *st = &ov->st;
+	const struct vivi_plane_desc *pd = &ov->b->l->pl[pl];
+	bool keep = pd->type == VIVI_PT_PACKED && (st->x0 & 1);
+	u32 r, r0, r1, k, xs, xe, bs, n, ya = 0, yb = 0, last = STAMP_ROWS;
+	u8 *d, *prev = NULL;
+	u8 ma = 0, mb = 0;
+
+	if (!st->c)
+		return;
+	vivi_band_rows(ov->b, pd, &r0, &r1);
+	vivi_stamp_span(st, pd, &xs, &xe);
+	bs = vivi_x_offset(pd, xs);
+	n = vivi_x_offset(pd, xe) - bs;
+	if (keep) {
+		ya = (st->x0 - 1) * 2 + pd->off[0];
+		yb = (st->x1 - 1) * 2 + pd->off[2];
+	}
+	for (r = max(r0, st->y0 / pd->vsub); r < r1; r++, prev = d) {
+		d = plane + (size_t)(r - r0) * stride;
+		/* a 4:2:0 chroma line over the top edge counts as cell row 0 */
+		k = (max(r * pd->vsub, st->y0) - st->y0) / st->c;
+		if (keep) {
+			ma = d[ya];
+			mb = d[yb];
+		}
+		if (k != last)
+			vivi_stamp_render(ov, pd, d, k, xs, xe);
+		else
+			memcpy(d + bs, prev + bs, n);
+		last = k;
+		if (keep) {
+			d[ya] = ma;
+			d[yb] = mb;
+		}
+	}
+}
+
+/* Text, then the stamp, over plane @pl of the band */
+static void vivi_overlay_draw(const struct vivi_overlay *ov, u32 pl,
+			      u8 *plane, u32 stride)
+{
+	vivi_draw_text(ov, pl, plane, stride);
+	vivi_draw_stamp(ov, pl, plane, stride);
+}
+
+/* ---- the pattern path: scratch, cache, templates -------------------- */
+
+/* An index line: w pixels, a pad pixel and the noise overrun. */
+static size_t vivi_idx_bytes(u32 w)
+{
+	return ALIGN((size_t)w + 16, SCRATCH_ALIGN);
+}
+
+/*
+ * A template slot of plane @pl: the widest line, XRGB32 (packed 4:2:2 needs
+ * less) in plane 0, a chroma line (at most w + 1 bytes) in the others.
+ */
+static size_t vivi_slot_bytes(u32 w, u32 pl)
+{
+	size_t line = pl ? vivi_idx_bytes(w) :
+		      ALIGN((size_t)w * 4 + 16, SCRATCH_ALIGN);
+
+	return max_t(size_t, line, SLOT_MIN);
+}
+
+static size_t vivi_aligned(size_t bytes)
+{
+	return ALIGN(bytes, SCRATCH_ALIGN);
+}
+
+/* Matches the carving in vivi_carve_all(), plus room to align the start. */
+size_t vivi_gen_scratch_size(u32 width)
+{
+	u32 w = clamp_t(u32, width, 1, VIVI_GEN_MAX_DIM);
+
+	return SCRATCH_ALIGN + vivi_aligned(sizeof(struct vivi_cache)) +
+	       vivi_aligned(sizeof(struct vivi_gen)) +
+	       2 * vivi_aligned(sizeof(struct vivi_pal)) +
+	       vivi_aligned(3 * sizeof(u8[2][256][GLYPH_BYTES])) +
+	       3 * vivi_idx_bytes(w) + NSLOTS * vivi_slot_bytes(w, 0) +
+	       2 * NSLOTS * vivi_slot_bytes(w, 1);
 }
 
 /*
@@ -1185,13 +1570,13 @@ static u32 vivi_class_run(const struct vivi_gen *g, u32 y)
  * vivi_cache).
  */
 static u32 vivi_get_template(struct vivi_gen *g, u32 pl,
-			     const struct plane_desc *pd, u32 ka, u32 kb,
+			     const struct vivi_plane_desc *pd, u32 ka, u32 kb,
 			     u32 ya, u32 yb, u32 par)
 {
 	struct vivi_cache *c = g->c;
 	u32 *used = c->slot_used[pl];
 	u32 *reps = c->slot_reps[pl];
-	u32 max_reps = g->slot_bytes[pl] / vivi_line_bytes(pd, g->w);
+	u32 max_reps = g->slot_bytes[pl] / vivi_line_bytes(pd, g->b.w);
 	u32 tick = ++c->tick[pl];
 	const u8 *a, *b;
 	u32 i, lru = 0;
@@ -1206,9 +1591,9 @@ static u32 vivi_get_template(struct vivi_gen *g, u32 pl,
 		if (used[i] < used[lru])
 			lru = i;
 	}
-	a = vivi_get_index(g, vivi_row_class(g, ya), NULL);
-	b = ya == yb ? a : vivi_get_index(g, vivi_row_class(g, yb), a);
-	vivi_convert(g->pal, pd, g->slot[pl][lru], a, b, par, g->w);
+	a = vivi_scene_line(&g->sc, ya, NULL);
+	b = ya == yb ? a : vivi_scene_line(&g->sc, yb, a);
+	vivi_convert(g->pal, pd, g->slot[pl][lru], a, b, par, g->b.w);
 	c->slot_a[pl][lru] = ka;
 	c->slot_b[pl][lru] = kb;
 	reps[lru] = 1;
@@ -1247,8 +1632,9 @@ static u8 *vivi_copy_run(struct vivi_gen *g, u32 pl, u32 i, u8 *line,
 }
 
 /* Noise: every row differs, so it is converted straight into the plane. */
-static void vivi_fill_direct(struct vivi_gen *g, const struct plane_desc *pd,
-			     u8 *line, u32 stride, u32 r, u32 r1)
+static void vivi_fill_direct(struct vivi_gen *g,
+			     const struct vivi_plane_desc *pd, u8 *line,
+			     u32 stride, u32 r, u32 r1)
 {
 	bool sub = pd->vsub == 2;
 	u32 ya, yb;
@@ -1256,275 +1642,64 @@ static void vivi_fill_direct(struct vivi_gen *g, const struct plane_desc *pd,
 
 	for (; r < r1; r++, line += stride) {
 		ya = sub ? 2 * r : r;
-		yb = sub ? min(ya + 1, g->h - 1) : ya;
-		a = vivi_get_index(g, vivi_row_class(g, ya), NULL);
-		b = ya == yb ? a : vivi_get_index(g, vivi_row_class(g, yb), a);
+		yb = sub ? min(ya + 1, g->b.h - 1) : ya;
+		a = vivi_scene_line(&g->sc, ya, NULL);
+		b = ya == yb ? a : vivi_scene_line(&g->sc, yb, a);
 		vivi_convert(g->pal, pd, line, a, b,
-			     pd->type == PT_BAYER ? r & 1 : 0, g->w);
+			     pd->type == VIVI_PT_BAYER ? r & 1 : 0, g->b.w);
 	}
 }
 
-/* The plane lines [*r0, *r1) that cover the band; plane line *r0 is first. */
-static void vivi_band_rows(const struct vivi_gen *g,
-			   const struct plane_desc *pd, u32 *r0, u32 *r1)
-{
-	*r0 = pd->vsub == 2 ? g->y0 / 2 : g->y0;
-	*r1 = pd->vsub == 2 ? DIV_ROUND_UP(g->y1, 2) : g->y1;
-}
-
 /* Plane lines from plane line @r on that repeat the template of line @r. */
-static u32 vivi_line_run(struct vivi_gen *g, const struct plane_desc *pd,
+static u32 vivi_line_run(struct vivi_gen *g, const struct vivi_plane_desc *pd,
 			 bool flat, u32 r, u32 ph)
 {
 	u32 run;
 
 	if (flat)
 		return ph - r;
-	if (pd->type == PT_BAYER)
+	if (pd->type == VIVI_PT_BAYER)
 		return 1;
 	if (pd->vsub != 2)
-		return vivi_class_run(g, r);
+		return vivi_class_run(&g->sc, r);
 	/* chroma line r covers picture rows 2r and 2r + 1 (if any) */
-	run = vivi_class_run(g, 2 * r);
-	if (2 * r + run == g->h)
+	run = vivi_class_run(&g->sc, 2 * r);
+	if (2 * r + run == g->b.h)
 		return DIV_ROUND_UP(run, 2);
 	return max(run / 2, 1u);
 }
 
 static void vivi_fill_plane(struct vivi_gen *g, u32 pl, u8 *line, u32 stride)
 {
-	const struct plane_desc *pd = &g->fd->pl[pl];
+	const struct vivi_plane_desc *pd = &g->b.l->pl[pl];
 	bool sub = pd->vsub == 2;
-	bool chroma = pd->type == PT_CHROMA || pd->type == PT_CHROMA2;
+	bool chroma = pd->type == VIVI_PT_CHROMA ||
+		      pd->type == VIVI_PT_CHROMA2;
 	bool flat = chroma && g->pal->flat_chroma;
-	u32 lb = vivi_line_bytes(pd, g->w);
-	u32 ph = sub ? DIV_ROUND_UP(g->h, 2) : g->h;
+	u32 lb = vivi_line_bytes(pd, g->b.w);
+	u32 ph = sub ? DIV_ROUND_UP(g->b.h, 2) : g->b.h;
 	u32 r, r1, n, ya, yb, ka, kb, par, i;
 
-	vivi_band_rows(g, pd, &r, &r1);
-	if (g->pattern == VIVI_PAT_NOISE && !flat) {
+	vivi_band_rows(&g->b, pd, &r, &r1);
+	if (g->sc.par->pattern == VIVI_PAT_NOISE && !flat) {
 		vivi_fill_direct(g, pd, line, stride, r, r1);
 		return;
 	}
 	for (; r < r1; r += n) {
 		ya = sub ? 2 * r : r;
-		yb = sub ? min(ya + 1, g->h - 1) : ya;
-		par = pd->type == PT_BAYER ? r & 1 : 0;
+		yb = sub ? min(ya + 1, g->b.h - 1) : ya;
+		par = pd->type == VIVI_PT_BAYER ? r & 1 : 0;
 		if (flat) {
 			ka = 0;
 			kb = 0;
 		} else {
-			ka = vivi_row_class(g, ya);
-			kb = sub ? vivi_row_class(g, yb) : par;
+			ka = vivi_row_class(&g->sc, ya);
+			kb = sub ? vivi_row_class(&g->sc, yb) : par;
 		}
 		i = vivi_get_template(g, pl, pd, ka, kb, ya, yb, par);
 		n = min(vivi_line_run(g, pd, flat, r, ph), r1 - r);
 		line = vivi_copy_run(g, pl, i, line, stride, lb, n);
 	}
-}
-
-/* The glyph tables of every plane, from the text palette */
-static void vivi_glyph_build(struct vivi_gen *g)
-{
-	const struct plane_desc *pd;
-	u32 i, par, b, j;
-	u8 px[8];
-
-	for (i = 0; i < g->fd->nplanes; i++) {
-		pd = &g->fd->pl[i];
-		for (par = 0; par < 2; par++)
-			for (b = 0; b < 256; b++) {
-				for (j = 0; j < 8; j++)
-					px[j] = (b >> (7 - j)) & 1;
-				vivi_convert(g->tpal, pd, g->glyph[i][par][b],
-					     px, px, par, 8);
-			}
-	}
-}
-
-/* One glyph row: @n bytes, one of the sizes vivi_line_bytes(pd, 8) has */
-static inline void vivi_put_glyph(u8 *d, const u8 *src, u32 n)
-{
-	switch (n) {
-	case 4:
-		memcpy(d, src, 4);
-		break;
-	case 8:
-		memcpy(d, src, 8);
-		break;
-	case 16:
-		memcpy(d, src, 16);
-		break;
-	case 24:
-		memcpy(d, src, 24);
-		break;
-	default:
-		memcpy(d, src, 32);
-		break;
-	}
-}
-
-/*
- * Text: whole 8x16 glyphs that fit, white on black, from the fixed text
- * palette; chroma lines are converted too, which makes them neutral. A
- * glyph starts at an even x and spans whole pixel pairs, so each of its
- * rows is a lookup in the plane's glyph table (vivi_glyph_build()).
- */
-static void vivi_draw_text(struct vivi_gen *g, u32 pl, u8 *plane, u32 stride)
-{
-	const struct plane_desc *pd = &g->fd->pl[pl];
-	u32 gb = vivi_line_bytes(pd, 8);
-	const u8 *font = g->s->font;
-	const u8 *glyph;
-	const char *str;
-	u32 i, n, k, row, y0, y, nfit, r0, r1;
-	u8 *d;
-
-	if (!font || g->s->privacy || g->w < 16 + 8)
-		return;
-	vivi_band_rows(g, pd, &r0, &r1);
-	nfit = (g->w - 16) / 8;
-	for (i = 0; i < VIVI_GEN_TEXT_LINES; i++) {
-		str = g->s->text[i];
-		y0 = 16 + 18 * i;
-		if (y0 + 16 > g->h)
-			break;
-		if (!str)
-			continue;
-		for (n = 0; n < nfit && str[n]; n++)
-			;
-		for (row = 0; n && row < 16; row++) {
-			y = y0 + row;
-			if (pd->vsub == 2) {
-				if (row & 1)
-					continue;
-				y /= 2;
-			}
-			if (y < r0 || y >= r1)
-				continue;
-			d = plane + (size_t)(y - r0) * stride +
-			    vivi_x_offset(pd, 16);
-			glyph = g->glyph[pl][y & 1][0];
-			for (k = 0; k < n; k++, d += gb)
-				vivi_put_glyph(d, glyph + GLYPH_BYTES *
-					       font[(u8)str[k] * 16 + row], gb);
-		}
-	}
-}
-
-/* ---- frame stamp ---------------------------------------------------- */
-
-/*
- * The stamp's cells and its 96 bits as three 32-bit cell rows: the sync
- * 1010 and seq[31:4]; seq[3:0] and ms44[43:16]; ms44[15:0] and the check.
- * st_c stays 0 when the stamp is off or does not fit.
- */
-static void vivi_stamp_init(struct vivi_gen *g)
-{
-	const struct vivi_gen_settings *s = g->s;
-	u64 ms = s->stamp_ms & STAMP_MS_MASK;
-	u32 seq = s->stamp_seq, c = g->w / STAMP_COLS, sum;
-
-	if (!s->stamp || c < STAMP_MIN_CELL || g->h < STAMP_ROWS * c)
-		return;
-	g->st_c = c;
-	g->st_x0 = (g->w - STAMP_COLS * c) / 2;
-	g->st_x1 = g->st_x0 + STAMP_COLS * c;
-	g->st_y0 = g->h - STAMP_ROWS * c;
-	sum = (seq & 0xffff) + (seq >> 16) + (u32)(ms & 0xffff) +
-	      (u32)((ms >> 16) & 0xffff) + (u32)(ms >> 32);
-	g->st_bits[0] = 0xa0000000u | seq >> 4;
-	g->st_bits[1] = seq << 28 | (u32)(ms >> 16);
-	g->st_bits[2] = (u32)(ms & 0xffff) << 16 | (~sum & 0xffff);
-}
-
-/*
- * The pixels [*xs, *xe) a stamp line is converted over: the cells, widened
- * to whole pixel pairs where pairs share chroma.
- */
-static void vivi_stamp_span(const struct vivi_gen *g,
-			    const struct plane_desc *pd, u32 *xs, u32 *xe)
-{
-	bool pairs = pd->type != PT_ENC && pd->type != PT_BAYER;
-
-	*xs = pairs ? g->st_x0 & ~1u : g->st_x0;
-	*xe = pairs ? ALIGN(g->st_x1, 2) : g->st_x1;
-}
-
-/*
- * Cell row @k into the pixels [@xs, @xe) of plane line @d: an index line
- * of its bits converted with the text palette. A margin pixel in the span
- * is black there: neutral chroma, like every cell, and its Y' is put back
- * by the caller.
- */
-static void vivi_stamp_render(struct vivi_gen *g, const struct plane_desc *pd,
-			      u8 *d, u32 k, u32 xs, u32 xe)
-{
-	u32 i, c = g->st_c;
-	u8 *a = g->tmp;
-
-	memset(a + xs, 0, xe - xs);
-	for (i = 0; i < STAMP_COLS; i++)
-		if (g->st_bits[k] & (0x80000000u >> i))
-			memset(a + g->st_x0 + i * c, 1, c);
-	/* Bayer parity does not matter: black and white are gray */
-	vivi_convert(g->tpal, pd, d + vivi_x_offset(pd, xs), a + xs, a + xs,
-		     0, xe - xs);
-}
-
-/*
- * The stamp's lines of plane @pl that lie in the band: the first line of
- * each cell row is converted, the others copy the line above. Packed
- * 4:2:2 with an odd x0 (then x1 is odd too) shares the end macropixels
- * with a margin pixel each, whose Y' bytes @ya and @yb are kept.
- */
-static void vivi_draw_stamp(struct vivi_gen *g, u32 pl, u8 *plane, u32 stride)
-{
-	const struct plane_desc *pd = &g->fd->pl[pl];
-	bool keep = pd->type == PT_PACKED && (g->st_x0 & 1);
-	u32 r, r0, r1, k, xs, xe, bs, n, ya = 0, yb = 0, last = STAMP_ROWS;
-	u8 *d, *prev = NULL;
-	u8 ma = 0, mb = 0;
-
-	if (!g->st_c)
-		return;
-	vivi_band_rows(g, pd, &r0, &r1);
-	vivi_stamp_span(g, pd, &xs, &xe);
-	bs = vivi_x_offset(pd, xs);
-	n = vivi_x_offset(pd, xe) - bs;
-	if (keep) {
-		ya = (g->st_x0 - 1) * 2 + pd->off[0];
-		yb = (g->st_x1 - 1) * 2 + pd->off[2];
-	}
-	for (r = max(r0, g->st_y0 / pd->vsub); r < r1; r++, prev = d) {
-		d = plane + (size_t)(r - r0) * stride;
-		/* a 4:2:0 chroma line over the top edge counts as cell row 0 */
-		k = (max(r * pd->vsub, g->st_y0) - g->st_y0) / g->st_c;
-		if (keep) {
-			ma = d[ya];
-			mb = d[yb];
-		}
-		if (k != last)
-			vivi_stamp_render(g, pd, d, k, xs, xe);
-		else
-			memcpy(d + bs, prev + bs, n);
-		last = k;
-		if (keep) {
-			d[ya] = ma;
-			d[yb] = mb;
-		}
-	}
-}
-
-/* Position 0..@range of a triangle wave at t = @frame * @speed + @range / 2 */
-static u32 vivi_bounce(u32 frame, u32 speed, u32 range)
-{
-	u32 period = 2 * range, t;
-
-	if (!range)
-		return 0;
-	t = ((frame % period) * (speed % period) + range / 2) % period;
-	return t <= range ? t : period - t;
 }
 
 /* The next @bytes of scratch, keeping *@p aligned */
@@ -1534,38 +1709,6 @@ static u8 *vivi_carve(u8 **p, size_t bytes)
 
 	*p += vivi_aligned(bytes);
 	return r;
-}
-
-/* The key of what @g draws, zero-padded so that it compares as bytes */
-static void vivi_key_of(const struct vivi_gen *g, struct vivi_key *k)
-{
-	const struct vivi_gen_settings *s = g->s;
-
-	memset(k, 0, sizeof(*k));
-	k->fourcc = g->fd->fourcc;
-	k->w = g->w;
-	k->h = g->h;
-	k->pattern = g->pattern;
-	k->brightness = s->brightness;
-	k->contrast = s->contrast;
-	k->saturation = s->saturation;
-	k->hue = s->hue;
-	k->hflip = g->hflip;
-	k->vflip = g->vflip;
-	k->shift = g->shift;
-	k->box_x = g->box_x;
-	k->box_y = g->box_y;
-	k->box_side = g->box_side;
-	k->noise_frame = g->pattern == VIVI_PAT_NOISE ? g->frame : 0;
-	k->zoom = s->zoom;
-	k->pan = s->pan;
-	k->tilt = s->tilt;
-	k->exposure = s->exposure;
-	k->gain = s->gain;
-	k->wb_temp = s->wb_temp;
-	k->gamma = s->gamma;
-	k->backlight = s->backlight;
-	k->privacy = s->privacy;
 }
 
 /* Carve the scratch area; everything after the cache is laid out by @w. */
@@ -1582,13 +1725,16 @@ static struct vivi_gen *vivi_carve_all(void *scratch, u32 w)
 	g = (struct vivi_gen *)vivi_carve(&p, sizeof(*g));
 	memset(g, 0, sizeof(*g));
 	g->c = c;
+	g->sc.par = &g->key.scene;
+	g->ov.b = &g->b;
 	g->pal = (struct vivi_pal *)vivi_carve(&p, sizeof(*g->pal));
-	g->tpal = (struct vivi_pal *)vivi_carve(&p, sizeof(*g->tpal));
-	g->glyph = (u8 (*)[2][256][GLYPH_BYTES])
-		   vivi_carve(&p, 3 * sizeof(*g->glyph));
-	g->tmp = vivi_carve(&p, vivi_idx_bytes(w));
-	g->idx[0] = vivi_carve(&p, vivi_idx_bytes(w));
-	g->idx[1] = vivi_carve(&p, vivi_idx_bytes(w));
+	g->ov.tpal = (struct vivi_pal *)vivi_carve(&p, sizeof(*g->ov.tpal));
+	g->ov.glyph = (u8 (*)[2][256][GLYPH_BYTES])
+		      vivi_carve(&p, 3 * sizeof(*g->ov.glyph));
+	g->sc.tmp = vivi_carve(&p, vivi_idx_bytes(w));
+	g->ov.tmp = g->sc.tmp;
+	g->sc.idx[0] = vivi_carve(&p, vivi_idx_bytes(w));
+	g->sc.idx[1] = vivi_carve(&p, vivi_idx_bytes(w));
 	for (k = 0; k < 3; k++) {
 		g->slot_bytes[k] = vivi_slot_bytes(w, k);
 		for (i = 0; i < NSLOTS; i++)
@@ -1620,103 +1766,51 @@ static u64 vivi_cache_seal(const struct vivi_cache *c)
  */
 static void vivi_cache_update(struct vivi_gen *g)
 {
-	static const u8 black[3], white[3] = { 255, 255, 255 };
-	bool text = g->s->font || g->st_c;
+	bool text = g->ov.s->font || g->ov.st.c;
 	struct vivi_cache *c = g->c;
-	struct vivi_adj adj;
-	struct vivi_key k;
-	u32 i;
+	const struct vivi_key *k = &g->key;
 
-	vivi_key_of(g, &k);
 	if (c->seal != vivi_cache_seal(c)) {
 		memset(c, 0, sizeof(*c));
-	} else if (!memcmp(&c->key, &k, sizeof(k))) {
-		if (!text || c->text_fourcc == k.fourcc)
+	} else if (!memcmp(&c->key, k, sizeof(*k))) {
+		if (!text || c->text_fourcc == k->fourcc)
 			return;
 	}
-	if (memcmp(&c->key, &k, sizeof(k))) {
+	if (memcmp(&c->key, k, sizeof(*k))) {
 		memset(c->slot_used, 0, sizeof(c->slot_used));
 		memset(c->slot_reps, 0, sizeof(c->slot_reps));
-		c->key = k;
-		vivi_adj_init(&adj, g->s);
-		g->cam = !g->s->privacy && vivi_cam_on(g->s);
-		for (i = 0; g->cam && i < 3; i++)
-			vivi_cam_channel(g->lut[i], i, g->s);
-		if (g->s->privacy)
-			adj.on = false;
-		vivi_pal_build(g, &adj);
+		c->key = *k;
+		vivi_pal_build(&g->sc, g->b.l, g->pal);
 	}
 	/* the stamp draws with the text palette */
-	if (text && c->text_fourcc != k.fourcc) {
-		memset(&adj, 0, sizeof(adj));
-		vivi_pal_set(g->tpal, g->fd, &adj, 0, black);
-		vivi_pal_set(g->tpal, g->fd, &adj, 1, white);
-		vivi_pal_done(g->tpal, g->fd, 2);
-		vivi_glyph_build(g);
-		c->text_fourcc = k.fourcc;
+	if (text && c->text_fourcc != k->fourcc) {
+		vivi_overlay_prepare(&g->ov);
+		c->text_fourcc = k->fourcc;
 	}
-}
-
-/* The band lies in the frame, and 4:2:0 chroma lines start with it. */
-static bool vivi_band_ok(const struct vivi_gen_frame *f,
-			 const struct fmt_desc *fd)
-{
-	if (!f->band_lines)
-		return !f->band_y0;
-	if (f->band_lines > f->height ||
-	    f->band_y0 > f->height - f->band_lines)
-		return false;
-	return !(f->band_y0 & 1) || fd->pl[fd->nplanes - 1].vsub == 1;
 }
 
 int vivi_gen_fill(const struct vivi_gen_frame *f,
 		  const struct vivi_gen_settings *s, u32 frame, void *scratch)
 {
-	const struct fmt_desc *fd;
+	struct vivi_band b;
 	struct vivi_gen *g;
-	u32 i, w, h, side;
+	u32 i;
 
-	if (!f || !s || !scratch)
-		return -EINVAL;
-	fd = vivi_find_fmt(f->fourcc);
-	w = f->width;
-	h = f->height;
-	if (!fd || !w || !h || w > VIVI_GEN_MAX_DIM || h > VIVI_GEN_MAX_DIM ||
-	    s->pattern >= VIVI_PAT_COUNT)
-		return -EINVAL;
-	for (i = 0; i < fd->nplanes; i++)
-		if (!f->plane[i] ||
-		    f->stride[i] < vivi_line_bytes(&fd->pl[i], w))
-			return -EINVAL;
-	if (!vivi_band_ok(f, fd))
+	if (!f || !s || !scratch || s->pattern >= VIVI_PAT_COUNT ||
+	    vivi_band_init(&b, f))
 		return -EINVAL;
 
-	g = vivi_carve_all(scratch, w);
-	g->fd = fd;
-	g->s = s;
-	g->w = w;
-	g->h = h;
-	g->y0 = f->band_y0;
-	g->y1 = f->band_lines ? f->band_y0 + f->band_lines : h;
-	/* privacy: the shutter is closed */
-	g->pattern = s->privacy ? VIVI_PAT_BLACK : s->pattern;
-	g->frame = frame;
-	g->hflip = s->hflip;
-	g->vflip = s->vflip;
-	vivi_view_init(g);
-	if (g->pattern == VIVI_PAT_BARS75 || g->pattern == VIVI_PAT_BARS100)
-		g->shift = (frame % w) * (s->motion_speed % w) % w;
-	side = min(w, h);
-	g->box_side = min(max(side / 8, 2u), side);
-	g->box_x = vivi_bounce(frame, s->motion_speed, w - g->box_side);
-	g->box_y = vivi_bounce(frame, s->motion_speed, h - g->box_side);
-	vivi_stamp_init(g);
+	g = vivi_carve_all(scratch, b.w);
+	g->b = b;
+	g->key.fourcc = f->fourcc;
+	vivi_scene_init(&g->key.scene, s, b.w, b.h, frame);
+	g->ov.s = s;
+	vivi_stamp_init(&g->ov.st, s, b.w, b.h);
 	vivi_cache_update(g);
 
-	for (i = 0; i < fd->nplanes; i++) {
+	for (i = 0; i < b.l->nplanes; i++) {
 		vivi_fill_plane(g, i, f->plane[i], f->stride[i]);
-		vivi_draw_text(g, i, f->plane[i], f->stride[i]);
-		vivi_draw_stamp(g, i, f->plane[i], f->stride[i]);
+		vivi_overlay_draw(&g->ov, i, f->plane[i], f->stride[i]);
 	}
 	/* the header is trusted next time only as this call left it */
 	g->c->seal = vivi_cache_seal(g->c);
