@@ -1,0 +1,399 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The packer of vivi: the one pixel-layout table of the raw formats, and
+ * lines of palette indices packed into planes of any of them (the pattern
+ * path's fast way: every color of a line is looked up, pre-converted and
+ * pre-encoded).
+ *
+ * Layout notes: packed 4:2:2 lines are width * 2 bytes, so an odd width
+ * ends with half a macropixel (the last Y' and the first chroma byte).
+ * Chroma samples average the 8-bit chroma of the pixels they cover, rounded
+ * half up; an odd last column or row covers just one pixel column or row.
+ */
+
+#include <linux/errno.h>
+#include <linux/kernel.h>
+#include <linux/string.h>
+#include <linux/swab.h>
+#include <linux/types.h>
+#include <linux/videodev2.h>
+
+#include "vivi_gen.h"
+#include "vivi_pack.h"
+
+#define P_ENC(b)	{ .type = VIVI_PT_ENC, .bpp = (b), .vsub = 1 }
+#define P_PACKED(y0, u, y1, v) \
+	{ .type = VIVI_PT_PACKED, .vsub = 1, .off = { y0, u, y1, v } }
+#define P_CHROMA(c, vs)	{ .type = VIVI_PT_CHROMA, .vsub = (vs), .off = { c } }
+#define P_CHROMA2(c0, c1, vs) \
+	{ .type = VIVI_PT_CHROMA2, .vsub = (vs), .off = { c0, c1 } }
+#define P_BAYER(a, b, c, d) \
+	{ .type = VIVI_PT_BAYER, .vsub = 1, .off = { a, b, c, d } }
+
+#define FMT_PACKED(fcc, y0, u, y1, v) \
+	{ V4L2_PIX_FMT_##fcc, true, VIVI_E_NONE, 1, { P_PACKED(y0, u, y1, v) } }
+#define FMT_PLANAR(fcc, c1, c2, vs) \
+	{ V4L2_PIX_FMT_##fcc, true, VIVI_E_Y, 3, \
+	  { P_ENC(1), P_CHROMA(c1, vs), P_CHROMA(c2, vs) } }
+#define FMT_SEMI(fcc, c1, c2, vs) \
+	{ V4L2_PIX_FMT_##fcc, true, VIVI_E_Y, 2, \
+	  { P_ENC(1), P_CHROMA2(c1, c2, vs) } }
+#define FMT_ENC(fcc, e, b) \
+	{ V4L2_PIX_FMT_##fcc, false, e, 1, { P_ENC(b) } }
+/* Channels 0 = R, 1 = G, 2 = B */
+#define FMT_BAYER(fcc, a, b, c, d) \
+	{ V4L2_PIX_FMT_##fcc, false, VIVI_E_NONE, 1, { P_BAYER(a, b, c, d) } }
+
+static const struct vivi_layout vivi_layouts[] = {
+	/* Palette channels of Y'CbCr formats: 0 = Y', 1 = Cb, 2 = Cr */
+	FMT_PACKED(YUYV, 0, 1, 2, 3),
+	FMT_PACKED(UYVY, 1, 0, 3, 2),
+	FMT_PACKED(YVYU, 0, 3, 2, 1),
+	FMT_PACKED(VYUY, 1, 2, 3, 0),
+	FMT_PLANAR(YUV420, 1, 2, 2),
+	FMT_PLANAR(YVU420, 2, 1, 2),
+	FMT_PLANAR(YUV422P, 1, 2, 1),
+	FMT_SEMI(NV12, 1, 2, 2),
+	FMT_SEMI(NV21, 2, 1, 2),
+	FMT_SEMI(NV16, 1, 2, 1),
+	FMT_SEMI(NV61, 2, 1, 1),
+	FMT_ENC(RGB24, VIVI_E_RGB24, 3),
+	FMT_ENC(BGR24, VIVI_E_BGR24, 3),
+	FMT_ENC(XRGB32, VIVI_E_XRGB32, 4),
+	FMT_ENC(XBGR32, VIVI_E_XBGR32, 4),
+	FMT_ENC(RGB565, VIVI_E_RGB565, 2),
+	FMT_ENC(RGB565X, VIVI_E_RGB565X, 2),
+	FMT_ENC(XRGB555, VIVI_E_XRGB555, 2),
+	FMT_ENC(GREY, VIVI_E_GREY, 1),
+	FMT_ENC(Y16, VIVI_E_Y16, 2),
+	FMT_BAYER(SBGGR8, 2, 1, 1, 0),
+	FMT_BAYER(SGBRG8, 1, 2, 0, 1),
+	FMT_BAYER(SGRBG8, 1, 0, 2, 1),
+	FMT_BAYER(SRGGB8, 0, 1, 1, 2),
+};
+
+const struct vivi_layout *vivi_layout_find(u32 fourcc)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(vivi_layouts); i++)
+		if (vivi_layouts[i].fourcc == fourcc)
+			return &vivi_layouts[i];
+	return NULL;
+}
+
+u32 vivi_line_bytes(const struct vivi_plane_desc *pd, u32 w)
+{
+	switch (pd->type) {
+	case VIVI_PT_ENC:
+		return w * pd->bpp;
+	case VIVI_PT_PACKED:
+		return w * 2;
+	case VIVI_PT_CHROMA:
+		return DIV_ROUND_UP(w, 2);
+	case VIVI_PT_CHROMA2:
+		return DIV_ROUND_UP(w, 2) * 2;
+	default:
+		return w;
+	}
+}
+
+/* Byte offset of even pixel @x in a line. */
+u32 vivi_x_offset(const struct vivi_plane_desc *pd, u32 x)
+{
+	switch (pd->type) {
+	case VIVI_PT_ENC:
+		return x * pd->bpp;
+	case VIVI_PT_PACKED:
+		return x * 2;
+	case VIVI_PT_CHROMA:
+		return x / 2;
+	default:
+		return x;
+	}
+}
+
+/* The band lies in the frame, and 4:2:0 chroma lines start with it. */
+static bool vivi_band_ok(const struct vivi_gen_frame *f,
+			 const struct vivi_layout *l)
+{
+	if (!f->band_lines)
+		return !f->band_y0;
+	if (f->band_lines > f->height ||
+	    f->band_y0 > f->height - f->band_lines)
+		return false;
+	return !(f->band_y0 & 1) || l->pl[l->nplanes - 1].vsub == 1;
+}
+
+/*
+ * The band @f asks to draw, checked: a known format, a size within
+ * VIVI_PACK_MAX_DIM, every plane there with a stride that holds a line.
+ */
+int vivi_band_init(struct vivi_band *b, const struct vivi_gen_frame *f)
+{
+	const struct vivi_layout *l = vivi_layout_find(f->fourcc);
+	u32 i, w = f->width, h = f->height;
+
+	if (!l || !w || !h || w > VIVI_PACK_MAX_DIM || h > VIVI_PACK_MAX_DIM)
+		return -EINVAL;
+	for (i = 0; i < l->nplanes; i++)
+		if (!f->plane[i] ||
+		    f->stride[i] < vivi_line_bytes(&l->pl[i], w))
+			return -EINVAL;
+	if (!vivi_band_ok(f, l))
+		return -EINVAL;
+	b->l = l;
+	b->w = w;
+	b->h = h;
+	b->y0 = f->band_y0;
+	b->y1 = f->band_lines ? f->band_y0 + f->band_lines : h;
+	return 0;
+}
+
+/* The plane lines [*r0, *r1) that cover the band; plane line *r0 is first. */
+void vivi_band_rows(const struct vivi_band *b,
+		    const struct vivi_plane_desc *pd, u32 *r0, u32 *r1)
+{
+	*r0 = pd->vsub == 2 ? b->y0 / 2 : b->y0;
+	*r1 = pd->vsub == 2 ? DIV_ROUND_UP(b->y1, 2) : b->y1;
+}
+
+static u32 vivi_quant(u32 v, u32 max)
+{
+	return (v * max + 127) / 255;
+}
+
+static void vivi_encode(u8 *e, u8 kind, const u8 *c)
+{
+	u32 s = 299 * c[0] + 587 * c[1] + 114 * c[2];
+	u32 v;
+
+	switch (kind) {
+	case VIVI_E_Y:
+		e[0] = c[0];
+		break;
+	case VIVI_E_RGB24:
+		e[0] = c[0];
+		e[1] = c[1];
+		e[2] = c[2];
+		break;
+	case VIVI_E_BGR24:
+		e[0] = c[2];
+		e[1] = c[1];
+		e[2] = c[0];
+		break;
+	case VIVI_E_XRGB32:
+		e[0] = 0xff;
+		e[1] = c[0];
+		e[2] = c[1];
+		e[3] = c[2];
+		break;
+	case VIVI_E_XBGR32:
+		e[0] = c[2];
+		e[1] = c[1];
+		e[2] = c[0];
+		e[3] = 0xff;
+		break;
+	case VIVI_E_RGB565:
+	case VIVI_E_RGB565X:
+		v = vivi_quant(c[0], 31) << 11 | vivi_quant(c[1], 63) << 5 |
+		    vivi_quant(c[2], 31);
+		e[kind == VIVI_E_RGB565X] = v & 0xff;
+		e[kind != VIVI_E_RGB565X] = v >> 8;
+		break;
+	case VIVI_E_XRGB555:
+		v = 0x8000 | vivi_quant(c[0], 31) << 10 |
+		    vivi_quant(c[1], 31) << 5 | vivi_quant(c[2], 31);
+		e[0] = v & 0xff;
+		e[1] = v >> 8;
+		break;
+	case VIVI_E_GREY:
+		e[0] = (s + 500) / 1000;
+		break;
+	case VIVI_E_Y16:
+		v = (257 * s + 500) / 1000;
+		e[0] = v & 0xff;
+		e[1] = v >> 8;
+		break;
+	default:
+		break;
+	}
+}
+
+/* The kind of color @l's samples carry */
+u32 vivi_layout_canon(const struct vivi_layout *l)
+{
+	return l->yuv ? VIVI_CANON_YCC_LIM : VIVI_CANON_RGB;
+}
+
+/* Entry @i of @p: color @c of kind @kind (enum vivi_canon) in @l's terms */
+void vivi_pal_set(struct vivi_pal *p, const struct vivi_layout *l,
+		  u32 i, const u8 *c, u32 kind)
+{
+	const struct vivi_plane_desc *pd = &l->pl[0];
+	u8 n[3], e[4];
+
+	vivi_color_convert(kind, vivi_layout_canon(l), c, n);
+	p->c[0][i] = n[0];
+	p->c[1][i] = n[1];
+	p->c[2][i] = n[2];
+	memset(e, 0, sizeof(e));
+	vivi_encode(e, l->enc, n);
+	p->enc8[i] = e[0];
+	p->enc[i] = e[0] | e[1] << 8 | e[2] << 16 | (u32)e[3] << 24;
+	if (pd->type == VIVI_PT_PACKED) {
+		p->pk[0][i] = (u32)n[0] << pd->off[0] * 8;
+		p->pk[1][i] = (u32)n[0] << pd->off[2] * 8;
+		p->pk[2][i] = (u32)n[1] << pd->off[1] * 8 |
+			      (u32)n[2] << pd->off[3] * 8;
+	}
+}
+
+void vivi_pal_done(struct vivi_pal *p, const struct vivi_layout *l,
+		   u32 n)
+{
+	u32 i;
+
+	p->flat_chroma = l->yuv;
+	for (i = 1; i < n && p->flat_chroma; i++)
+		p->flat_chroma = p->c[1][i] == p->c[1][0] &&
+				 p->c[2][i] == p->c[2][0];
+}
+
+/* ---- conversion of index spans to plane bytes ----------------------- */
+
+/* Store @v with its bits 0..7 at d[0], as one store on any CPU. */
+static inline void vivi_put64(u8 *d, u64 v)
+{
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	v = __swab64(v);
+#endif
+	memcpy(d, &v, sizeof(v));
+}
+
+/* The low @n bytes of @v, bits 0..7 first */
+static void vivi_put_bytes(u8 *d, u64 v, u32 n)
+{
+	for (; n; n--, v >>= 8)
+		*d++ = v;
+}
+
+/* t0[a[0]], t1[a[1]], t0[a[2]], ... as the bytes of a word */
+static inline u64 vivi_pick8(const u8 *t0, const u8 *t1, const u8 *a)
+{
+	return (u64)t0[a[0]] | (u64)t1[a[1]] << 8 |
+	       (u64)t0[a[2]] << 16 | (u64)t1[a[3]] << 24 |
+	       (u64)t0[a[4]] << 32 | (u64)t1[a[5]] << 40 |
+	       (u64)t0[a[6]] << 48 | (u64)t1[a[7]] << 56;
+}
+
+/*
+ * A packed 4:2:2 macropixel from pixels a[0], a[1]. U and V never sit in
+ * adjacent bytes, so both 9-bit sums fit in one addition.
+ */
+static inline u64 vivi_pair(const struct vivi_pal *p, const u8 *a,
+			    u64 rnd, u64 mask)
+{
+	u64 uv = (u64)p->pk[2][a[0]] + p->pk[2][a[1]] + rnd;
+
+	return p->pk[0][a[0]] | p->pk[1][a[1]] | ((uv >> 1) & mask);
+}
+
+/*
+ * Convert @n pixels of index lines @a (and @b, the second row of 4:2:0
+ * chroma; else == @a) into @d. @par is the row parity for Bayer. The span
+ * starts at an even x; for an odd @n, a[n] and b[n] must repeat the last
+ * pixel. Pixels are assembled into 64-bit words, stored at once: noise
+ * converts every line, and byte stores would dominate its time.
+ */
+void vivi_convert(const struct vivi_pal *p, const struct vivi_plane_desc *pd,
+		  u8 *d, const u8 *a, const u8 *b, u32 par, u32 n)
+{
+	const u32 *e = p->enc;
+	const u8 *c0, *c1;
+	u32 x, k, s0, s1;
+	u64 v, w, rnd, mask;
+
+	switch (pd->type) {
+	case VIVI_PT_ENC:
+		switch (pd->bpp) {
+		case 1:
+			for (x = 0; x + 8 <= n; x += 8)
+				vivi_put64(d + x, vivi_pick8(p->enc8, p->enc8,
+							     a + x));
+			for (; x < n; x++)
+				d[x] = p->enc8[a[x]];
+			break;
+		case 2:
+			for (x = 0; x + 4 <= n; x += 4, d += 8)
+				vivi_put64(d, e[a[x]] | (u64)e[a[x + 1]] << 16 |
+					   (u64)e[a[x + 2]] << 32 |
+					   (u64)e[a[x + 3]] << 48);
+			for (; x < n; x++, d += 2)
+				vivi_put_bytes(d, e[a[x]], 2);
+			break;
+		case 3:
+			/* eight 3-byte pixels in three words */
+			for (x = 0; x + 8 <= n; x += 8, d += 24) {
+				v = e[a[x + 2]];
+				w = e[a[x + 5]];
+				vivi_put64(d, e[a[x]] | (u64)e[a[x + 1]] << 24 |
+					   v << 48);
+				vivi_put64(d + 8, v >> 16 |
+					   (u64)e[a[x + 3]] << 8 |
+					   (u64)e[a[x + 4]] << 32 | w << 56);
+				vivi_put64(d + 16, w >> 8 |
+					   (u64)e[a[x + 6]] << 16 |
+					   (u64)e[a[x + 7]] << 40);
+			}
+			for (; x < n; x++, d += 3)
+				vivi_put_bytes(d, e[a[x]], 3);
+			break;
+		default:
+			for (x = 0; x + 2 <= n; x += 2, d += 8)
+				vivi_put64(d, e[a[x]] | (u64)e[a[x + 1]] << 32);
+			if (x < n)
+				vivi_put_bytes(d, e[a[x]], 4);
+			break;
+		}
+		break;
+	case VIVI_PT_PACKED:
+		/* per pixel pair: Y'0, Y'1 and the rounded CbCr average */
+		s0 = pd->off[1] * 8;
+		s1 = pd->off[3] * 8;
+		rnd = 1ull << s0 | 1ull << s1;
+		mask = 0xffull << s0 | 0xffull << s1;
+		for (x = 0; x + 4 <= n; x += 4, d += 8)
+			vivi_put64(d, vivi_pair(p, a + x, rnd, mask) |
+				   vivi_pair(p, a + x + 2, rnd, mask) << 32);
+		/* 1..3 pixels left; an odd n reads the pad a[n] */
+		for (; x < n; x += 2, d += 4)
+			vivi_put_bytes(d, vivi_pair(p, a + x, rnd, mask),
+				       min(n - x, 2u) * 2);
+		break;
+	case VIVI_PT_CHROMA:
+		c0 = p->c[pd->off[0]];
+		for (k = 0; k < n; k += 2)
+			*d++ = (c0[a[k]] + c0[a[k + 1]] + c0[b[k]] +
+				c0[b[k + 1]] + 2) >> 2;
+		break;
+	case VIVI_PT_CHROMA2:
+		c0 = p->c[pd->off[0]];
+		c1 = p->c[pd->off[1]];
+		for (k = 0; k < n; k += 2, d += 2) {
+			d[0] = (c0[a[k]] + c0[a[k + 1]] + c0[b[k]] +
+				c0[b[k + 1]] + 2) >> 2;
+			d[1] = (c1[a[k]] + c1[a[k + 1]] + c1[b[k]] +
+				c1[b[k + 1]] + 2) >> 2;
+		}
+		break;
+	default:
+		c0 = p->c[pd->off[par * 2]];
+		c1 = p->c[pd->off[par * 2 + 1]];
+		for (x = 0; x + 8 <= n; x += 8)
+			vivi_put64(d + x, vivi_pick8(c0, c1, a + x));
+		for (; x < n; x++)
+			d[x] = x & 1 ? c1[a[x]] : c0[a[x]];
+		break;
+	}
+}
