@@ -44,8 +44,11 @@
 #define FMT_BAYER(fcc, a, b, c, d) \
 	{ V4L2_PIX_FMT_##fcc, false, VIVI_E_NONE, 1, { P_BAYER(a, b, c, d) } }
 
+/*
+ * The raw formats, in the order ENUM_FMT lists them (after MJPEG, see
+ * vivi_fmt.c). Channels of Y'CbCr formats: 0 = Y', 1 = Cb, 2 = Cr.
+ */
 static const struct vivi_layout vivi_layouts[] = {
-	/* Palette channels of Y'CbCr formats: 0 = Y', 1 = Cb, 2 = Cr */
 	FMT_PACKED(YUYV, 0, 1, 2, 3),
 	FMT_PACKED(UYVY, 1, 0, 3, 2),
 	FMT_PACKED(YVYU, 0, 3, 2, 1),
@@ -53,10 +56,6 @@ static const struct vivi_layout vivi_layouts[] = {
 	FMT_PLANAR(YUV420, 1, 2, 2),
 	FMT_PLANAR(YVU420, 2, 1, 2),
 	FMT_PLANAR(YUV422P, 1, 2, 1),
-	FMT_SEMI(NV12, 1, 2, 2),
-	FMT_SEMI(NV21, 2, 1, 2),
-	FMT_SEMI(NV16, 1, 2, 1),
-	FMT_SEMI(NV61, 2, 1, 1),
 	FMT_ENC(RGB24, VIVI_E_RGB24, 3),
 	FMT_ENC(BGR24, VIVI_E_BGR24, 3),
 	FMT_ENC(XRGB32, VIVI_E_XRGB32, 4),
@@ -70,7 +69,13 @@ static const struct vivi_layout vivi_layouts[] = {
 	FMT_BAYER(SGBRG8, 1, 2, 0, 1),
 	FMT_BAYER(SGRBG8, 1, 0, 2, 1),
 	FMT_BAYER(SRGGB8, 0, 1, 1, 2),
+	FMT_SEMI(NV12, 1, 2, 2),
+	FMT_SEMI(NV21, 2, 1, 2),
+	FMT_SEMI(NV16, 1, 2, 1),
+	FMT_SEMI(NV61, 2, 1, 1),
 };
+
+static_assert(ARRAY_SIZE(vivi_layouts) == VIVI_PACK_FORMATS);
 
 const struct vivi_layout *vivi_layout_find(u32 fourcc)
 {
@@ -80,6 +85,17 @@ const struct vivi_layout *vivi_layout_find(u32 fourcc)
 		if (vivi_layouts[i].fourcc == fourcc)
 			return &vivi_layouts[i];
 	return NULL;
+}
+
+/**
+ * vivi_layout_at() - entry @i of the layout table
+ * @i: 0..VIVI_PACK_FORMATS - 1
+ *
+ * Return: the entry, or NULL past the last one
+ */
+const struct vivi_layout *vivi_layout_at(unsigned int i)
+{
+	return i < ARRAY_SIZE(vivi_layouts) ? &vivi_layouts[i] : NULL;
 }
 
 u32 vivi_line_bytes(const struct vivi_plane_desc *pd, u32 w)
@@ -111,6 +127,54 @@ u32 vivi_x_offset(const struct vivi_plane_desc *pd, u32 x)
 	default:
 		return x;
 	}
+}
+
+/**
+ * vivi_layout_stride() - the stride of plane 0 of a buffer
+ * @l: the layout
+ * @w: frame width
+ * @req: the stride asked for
+ *
+ * A larger stride than a line needs is honored up to twice that, and kept
+ * even where chroma planes follow, so that theirs are exact.
+ *
+ * Return: the stride in bytes
+ */
+u32 vivi_layout_stride(const struct vivi_layout *l, u32 w, u32 req)
+{
+	u32 min_bpl = vivi_line_bytes(&l->pl[0], w);
+	u32 bpl = clamp(req, min_bpl, 2 * min_bpl);
+
+	return l->nplanes > 1 ? ALIGN(bpl, 2) : bpl;
+}
+
+/**
+ * vivi_layout_geometry() - where the planes of a buffer lie
+ * @l: the layout
+ * @h: frame height
+ * @bpl: plane 0's stride, from vivi_layout_stride()
+ * @stride: set to the stride of each plane, 0 for unused entries
+ * @offset: set to the offset of each plane from the buffer's start
+ *
+ * The planes follow each other; a chroma plane's stride is plane 0's
+ * scaled as their lines are.
+ *
+ * Return: the bytes of the whole buffer
+ */
+u32 vivi_layout_geometry(const struct vivi_layout *l, u32 h, u32 bpl,
+			 u32 stride[3], u32 offset[3])
+{
+	u32 pair0 = vivi_line_bytes(&l->pl[0], 2);
+	u32 p, size = 0;
+
+	memset(stride, 0, 3 * sizeof(*stride));
+	memset(offset, 0, 3 * sizeof(*offset));
+	for (p = 0; p < l->nplanes; p++) {
+		stride[p] = bpl * vivi_line_bytes(&l->pl[p], 2) / pair0;
+		offset[p] = size;
+		size += stride[p] * DIV_ROUND_UP(h, l->pl[p].vsub);
+	}
+	return size;
 }
 
 /* The band lies in the frame, and 4:2:0 chroma lines start with it. */

@@ -15,6 +15,8 @@ struct vivi_gen_frame;
 
 /* Keeps all index arithmetic well inside 32 bits. */
 #define VIVI_PACK_MAX_DIM	16384
+/* The raw formats in the table */
+#define VIVI_PACK_FORMATS	24
 
 /**
  * enum vivi_plane_type - how the pixels of one plane are laid out
@@ -85,7 +87,8 @@ struct vivi_plane_desc {
  * @nplanes: planes in memory order
  * @pl: their layouts
  *
- * An entry of the one table of raw formats (vivi_layout_at()), constant.
+ * An entry of the one table of raw formats (vivi_layout_at()), in the
+ * order ENUM_FMT lists them; constant.
  */
 struct vivi_layout {
 	u32 fourcc;
@@ -133,6 +136,10 @@ struct vivi_band {
 };
 
 const struct vivi_layout *vivi_layout_find(u32 fourcc);
+const struct vivi_layout *vivi_layout_at(unsigned int i);
+u32 vivi_layout_stride(const struct vivi_layout *l, u32 w, u32 req);
+u32 vivi_layout_geometry(const struct vivi_layout *l, u32 h, u32 bpl,
+			 u32 stride[3], u32 offset[3]);
 u32 vivi_layout_canon(const struct vivi_layout *l);
 u32 vivi_line_bytes(const struct vivi_plane_desc *pd, u32 w);
 u32 vivi_x_offset(const struct vivi_plane_desc *pd, u32 x);

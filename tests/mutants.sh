@@ -14,7 +14,7 @@ root=$BUILD/mutants
 
 # NAME|FILE|PERL SUBSTITUTION (perl -0pi -e)|WHERE: "unit" or VM STAGES
 mutants=(
-	"a plane offset one byte off|vivi_fmt.c|s/(f->plane\[p\] = f->plane\[p - 1\] \+ f->stride\[p - 1\] \* lines);/\$1 + 1;/|check-formats"
+	"a plane offset one byte off|vivi_pack.c|s/(\t\toffset\[p\] = size);/\$1 + !!p;/|check-formats"
 	"4:2:0 chroma from the wrong row|vivi_gen.c|s/(vivi_fill_plane\(.*?ya = sub \? )2 \* r : r;/\${1}2 * r + 1 : r;/s|unit"
 	"one sequence number skipped in 64|vivi_stream.c|s/(\t\tvivi_deliver\(node, buf, c->sequence\+\+,)/\t\tc->sequence += !(c->sequence & 63);\n\$1/|check-gen"
 	"a 1 kB leak per stream|vivi_stream.c|s/(\tvivi_inject_stream_start\(node\);)/\$1\n\tif (!kmalloc(1024, GFP_KERNEL))\n\t\treturn -ENOMEM;/|check-robust"
