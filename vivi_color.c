@@ -127,15 +127,104 @@ void vivi_adjust(const struct vivi_adj *a, u8 *ycc)
 	ycc[2] = vivi_clamp8(128 + nv);
 }
 
-/* @c of kind @from (enum vivi_canon) in kind @to; @c and @out may alias */
+/* BT.601 full range (JFIF): the same weights, no headroom; clamped */
+static void vivi_rgb_to_ycc_full(const u8 *rgb, u8 *ycc)
+{
+	s32 r = rgb[0], g = rgb[1], b = rgb[2];
+	u32 s = 299 * r + 587 * g + 114 * b;
+	s32 u = 31250 * b - 10546 * r - 20704 * g;
+	s32 v = 31250 * r - 26168 * g - 5082 * b;
+
+	ycc[0] = (s + 500) / 1000;
+	/* the sums stay positive: |u|, |v| <= 31250 * 255 < 128 * 62500 */
+	ycc[1] = min_t(s32, (u + 128 * 62500 + 31250) / 62500, 255);
+	ycc[2] = min_t(s32, (v + 128 * 62500 + 31250) / 62500, 255);
+}
+
+static void vivi_ycc_full_to_rgb(const u8 *ycc, u8 *rgb)
+{
+	s32 y = ycc[0] << 16;
+	s32 u = ycc[1] - 128;
+	s32 v = ycc[2] - 128;
+
+	rgb[0] = vivi_q16_to_u8(y + 91881 * v);
+	rgb[1] = vivi_q16_to_u8(y - 22554 * u - 46802 * v);
+	rgb[2] = vivi_q16_to_u8(y + 116130 * u);
+}
+
+/* to0 + (@x - @from0) * @num / @den, rounded half up and clamped */
+static u8 vivi_rescale(s32 x, s32 from0, s32 to0, s32 num, s32 den)
+{
+	s32 n = 2 * (x - from0) * num + (2 * to0 + 1) * den;
+
+	return n < 0 ? 0 : min_t(s32, n / (2 * den), 255);
+}
+
+/* Limited-range Y'CbCr to full range and back, without R'G'B' between */
+static void vivi_ycc_range(const u8 *in, u8 *out, bool to_full)
+{
+	if (to_full) {
+		out[0] = vivi_rescale(in[0], 16, 0, 255, 219);
+		out[1] = vivi_rescale(in[1], 128, 128, 255, 224);
+		out[2] = vivi_rescale(in[2], 128, 128, 255, 224);
+	} else {
+		out[0] = vivi_rescale(in[0], 0, 16, 219, 255);
+		out[1] = vivi_rescale(in[1], 128, 128, 224, 255);
+		out[2] = vivi_rescale(in[2], 128, 128, 224, 255);
+	}
+}
+
+/**
+ * vivi_color_convert() - one color from one kind into another
+ * @from: enum vivi_canon of @c
+ * @to: enum vivi_canon of @out
+ * @c: three channels
+ * @out: three channels; may be @c
+ *
+ * R'G'B' and Y'CbCr convert by the BT.601 matrix (exact to the rounded
+ * ideal value towards Y'CbCr, within 1 towards R'G'B'); the two Y'CbCr
+ * ranges by scaling Y' and CbCr. Results are clamped to 0..255.
+ */
 void vivi_color_convert(u32 from, u32 to, const u8 *c, u8 *out)
 {
-	if (from == to)
+	u8 t[3];
+
+	if (from == to) {
 		memmove(out, c, 3);
-	else if (from == VIVI_CANON_RGB)
-		vivi_rgb_to_ycc(c, out);
-	else
-		vivi_ycc_to_rgb(c, out);
+	} else if (from == VIVI_CANON_RGB) {
+		if (to == VIVI_CANON_YCC_LIM)
+			vivi_rgb_to_ycc(c, out);
+		else
+			vivi_rgb_to_ycc_full(c, out);
+	} else if (to == VIVI_CANON_RGB) {
+		if (from == VIVI_CANON_YCC_LIM)
+			vivi_ycc_to_rgb(c, out);
+		else
+			vivi_ycc_full_to_rgb(c, out);
+	} else {
+		vivi_ycc_range(c, t, to == VIVI_CANON_YCC_FULL);
+		memcpy(out, t, 3);
+	}
+}
+
+/**
+ * vivi_color_line() - @n colors from one kind into another
+ * @from: enum vivi_canon of @src
+ * @to: enum vivi_canon of @dst
+ * @src: @n pixels of three channels
+ * @dst: @n pixels; may be @src
+ * @n: pixels
+ */
+void vivi_color_line(u32 from, u32 to, const u8 *src, u8 *dst, u32 n)
+{
+	u32 x;
+
+	if (from == to) {
+		memmove(dst, src, (size_t)n * 3);
+		return;
+	}
+	for (x = 0; x < n; x++, src += 3, dst += 3)
+		vivi_color_convert(from, to, src, dst);
 }
 
 /* ---- the camera's sensor -------------------------------------------- */

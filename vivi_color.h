@@ -13,11 +13,16 @@ struct vivi_gen_settings;
 /**
  * enum vivi_canon - what the three 8-bit channels of a color hold
  * @VIVI_CANON_RGB: R', G', B', full range (sRGB)
- * @VIVI_CANON_YCC_LIM: Y', Cb, Cr, BT.601 limited range (Y' 16..235)
+ * @VIVI_CANON_YCC_LIM: Y', Cb, Cr, BT.601 limited range (Y' 16..235,
+ *	CbCr 16..240)
+ * @VIVI_CANON_YCC_FULL: Y', Cb, Cr, BT.601 full range (JFIF: 0..255)
+ * @VIVI_CANON_COUNT: the number of kinds
  */
 enum vivi_canon {
 	VIVI_CANON_RGB,
 	VIVI_CANON_YCC_LIM,
+	VIVI_CANON_YCC_FULL,
+	VIVI_CANON_COUNT,
 };
 
 /**
@@ -61,6 +66,7 @@ struct vivi_sensor {
 void vivi_rgb_to_ycc(const u8 *rgb, u8 *ycc);
 void vivi_ycc_to_rgb(const u8 *ycc, u8 *rgb);
 void vivi_color_convert(u32 from, u32 to, const u8 *c, u8 *out);
+void vivi_color_line(u32 from, u32 to, const u8 *src, u8 *dst, u32 n);
 
 void vivi_adj_init(struct vivi_adj *a, const struct vivi_gen_settings *s);
 void vivi_adjust(const struct vivi_adj *a, u8 *ycc);

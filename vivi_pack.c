@@ -227,59 +227,73 @@ static u32 vivi_quant(u32 v, u32 max)
 	return (v * max + 127) / 255;
 }
 
-static void vivi_encode(u8 *e, u8 kind, const u8 *c)
+/* The 16 bits of a two-byte pixel of R'G'B' @c */
+static u32 vivi_encode16(u32 kind, const u8 *c)
 {
 	u32 s = 299 * c[0] + 587 * c[1] + 114 * c[2];
-	u32 v;
+
+	switch (kind) {
+	case VIVI_E_RGB565:
+	case VIVI_E_RGB565X:
+		return vivi_quant(c[0], 31) << 11 | vivi_quant(c[1], 63) << 5 |
+		       vivi_quant(c[2], 31);
+	case VIVI_E_XRGB555:
+		return 0x8000 | vivi_quant(c[0], 31) << 10 |
+		       vivi_quant(c[1], 31) << 5 | vivi_quant(c[2], 31);
+	default:
+		return (257 * s + 500) / 1000;
+	}
+}
+
+/*
+ * @n pixels of native colors @c (three channels each) as pixels of a
+ * VIVI_PT_ENC plane of kind @kind, into @d
+ */
+static void vivi_encode_line(u8 *d, u32 kind, const u8 *c, u32 n)
+{
+	u32 x, v;
 
 	switch (kind) {
 	case VIVI_E_Y:
-		e[0] = c[0];
-		break;
-	case VIVI_E_RGB24:
-		e[0] = c[0];
-		e[1] = c[1];
-		e[2] = c[2];
-		break;
-	case VIVI_E_BGR24:
-		e[0] = c[2];
-		e[1] = c[1];
-		e[2] = c[0];
-		break;
-	case VIVI_E_XRGB32:
-		e[0] = 0xff;
-		e[1] = c[0];
-		e[2] = c[1];
-		e[3] = c[2];
-		break;
-	case VIVI_E_XBGR32:
-		e[0] = c[2];
-		e[1] = c[1];
-		e[2] = c[0];
-		e[3] = 0xff;
-		break;
-	case VIVI_E_RGB565:
-	case VIVI_E_RGB565X:
-		v = vivi_quant(c[0], 31) << 11 | vivi_quant(c[1], 63) << 5 |
-		    vivi_quant(c[2], 31);
-		e[kind == VIVI_E_RGB565X] = v & 0xff;
-		e[kind != VIVI_E_RGB565X] = v >> 8;
-		break;
-	case VIVI_E_XRGB555:
-		v = 0x8000 | vivi_quant(c[0], 31) << 10 |
-		    vivi_quant(c[1], 31) << 5 | vivi_quant(c[2], 31);
-		e[0] = v & 0xff;
-		e[1] = v >> 8;
+		for (x = 0; x < n; x++, c += 3)
+			d[x] = c[0];
 		break;
 	case VIVI_E_GREY:
-		e[0] = (s + 500) / 1000;
+		for (x = 0; x < n; x++, c += 3)
+			d[x] = (299 * c[0] + 587 * c[1] + 114 * c[2] + 500) /
+			       1000;
 		break;
-	case VIVI_E_Y16:
-		v = (257 * s + 500) / 1000;
-		e[0] = v & 0xff;
-		e[1] = v >> 8;
+	case VIVI_E_RGB24:
+		memcpy(d, c, (size_t)n * 3);
+		break;
+	case VIVI_E_BGR24:
+		for (x = 0; x < n; x++, c += 3, d += 3) {
+			d[0] = c[2];
+			d[1] = c[1];
+			d[2] = c[0];
+		}
+		break;
+	case VIVI_E_XRGB32:
+		for (x = 0; x < n; x++, c += 3, d += 4) {
+			d[0] = 0xff;
+			memcpy(d + 1, c, 3);
+		}
+		break;
+	case VIVI_E_XBGR32:
+		for (x = 0; x < n; x++, c += 3, d += 4) {
+			d[0] = c[2];
+			d[1] = c[1];
+			d[2] = c[0];
+			d[3] = 0xff;
+		}
 		break;
 	default:
+		/* RGB565X is the one big-endian format */
+		for (x = 0; x < n; x++, c += 3, d += 2) {
+			v = vivi_encode16(kind, c);
+			d[kind == VIVI_E_RGB565X] = v & 0xff;
+			d[kind != VIVI_E_RGB565X] = v >> 8;
+		}
 		break;
 	}
 }
@@ -302,7 +316,8 @@ void vivi_pal_set(struct vivi_pal *p, const struct vivi_layout *l,
 	p->c[1][i] = n[1];
 	p->c[2][i] = n[2];
 	memset(e, 0, sizeof(e));
-	vivi_encode(e, l->enc, n);
+	if (l->enc != VIVI_E_NONE)
+		vivi_encode_line(e, l->enc, n, 1);
 	p->enc8[i] = e[0];
 	p->enc[i] = e[0] | e[1] << 8 | e[2] << 16 | (u32)e[3] << 24;
 	if (pd->type == VIVI_PT_PACKED) {
@@ -460,4 +475,169 @@ void vivi_convert(const struct vivi_pal *p, const struct vivi_plane_desc *pd,
 			d[x] = x & 1 ? c1[a[x]] : c0[a[x]];
 		break;
 	}
+}
+
+/* ---- canonical lines to plane bytes --------------------------------- */
+
+#define LINE_ALIGN	64
+
+/* A line of native colors: 3 bytes a pixel */
+static size_t vivi_native_bytes(u32 w)
+{
+	return ALIGN((size_t)w * 3, LINE_ALIGN);
+}
+
+/**
+ * vivi_pack_scratch_size() - bytes of scratch vivi_pack_lines() needs
+ * @width: the widest frame that will be packed
+ *
+ * Return: the size in bytes
+ */
+size_t vivi_pack_scratch_size(u32 width)
+{
+	u32 w = clamp_t(u32, width, 1, VIVI_PACK_MAX_DIM);
+
+	return LINE_ALIGN + 2 * vivi_native_bytes(w);
+}
+
+/* Packed 4:2:2: per pixel pair Y'0, Y'1 and the rounded CbCr average */
+static void vivi_pack_packed(const struct vivi_plane_desc *pd, u8 *d,
+			     const u8 *a, u32 w)
+{
+	u32 x, x1;
+	u8 m[4];
+
+	for (x = 0; x < w; x += 2, d += 4) {
+		/* an odd last pixel pairs with itself; half a macropixel */
+		x1 = min(x + 1, w - 1);
+		m[pd->off[0]] = a[3 * x];
+		m[pd->off[2]] = a[3 * x1];
+		m[pd->off[1]] = (a[3 * x + 1] + a[3 * x1 + 1] + 1) >> 1;
+		m[pd->off[3]] = (a[3 * x + 2] + a[3 * x1 + 2] + 1) >> 1;
+		memcpy(d, m, x + 1 < w ? 4 : 2);
+	}
+}
+
+/*
+ * Chroma planes: each sample the rounded average of the pixel pair of
+ * line @a and of line @b (the next row for 4:2:0, else @a again)
+ */
+static void vivi_pack_chroma(const struct vivi_plane_desc *pd, u8 *d,
+			     const u8 *a, const u8 *b, u32 w)
+{
+	u32 n = pd->type == VIVI_PT_CHROMA2 ? 2 : 1;
+	u32 x, x1, k, c;
+
+	for (x = 0; x < w; x += 2) {
+		x1 = min(x + 1, w - 1);
+		for (k = 0; k < n; k++) {
+			c = pd->off[k];
+			*d++ = (a[3 * x + c] + a[3 * x1 + c] + b[3 * x + c] +
+				b[3 * x1 + c] + 2) >> 2;
+		}
+	}
+}
+
+/* One line of plane @pd from native lines @a, @b; @par is the row parity */
+static void vivi_pack_line(const struct vivi_layout *l,
+			   const struct vivi_plane_desc *pd, u8 *d,
+			   const u8 *a, const u8 *b, u32 par, u32 w)
+{
+	const u8 *off = pd->off + par * 2;
+	u32 x;
+
+	switch (pd->type) {
+	case VIVI_PT_ENC:
+		vivi_encode_line(d, l->enc, a, w);
+		break;
+	case VIVI_PT_PACKED:
+		vivi_pack_packed(pd, d, a, w);
+		break;
+	case VIVI_PT_CHROMA:
+	case VIVI_PT_CHROMA2:
+		vivi_pack_chroma(pd, d, a, b, w);
+		break;
+	default:
+		for (x = 0; x < w; x++)
+			d[x] = a[3 * x + off[x & 1]];
+		break;
+	}
+}
+
+/* Frame row @y of @src in @b's native colors: the line itself, or @buf */
+static const u8 *vivi_native_line(const struct vivi_band *b,
+				  const struct vivi_lines *src, u32 y, u8 *buf)
+{
+	const u8 *line = src->data + (size_t)(y - b->y0) * src->stride;
+	u32 native = vivi_layout_canon(b->l);
+
+	if (src->kind == native)
+		return line;
+	vivi_color_line(src->kind, native, line, buf, b->w);
+	return buf;
+}
+
+/* Frame rows @ya and @yb (the same, or the next for 4:2:0) into @f */
+static void vivi_pack_rows(const struct vivi_gen_frame *f,
+			   const struct vivi_band *b, const u8 *a,
+			   const u8 *na, u32 ya, u32 yb)
+{
+	const struct vivi_plane_desc *pd;
+	u32 p, r0, r1;
+	u8 *d;
+
+	for (p = 0; p < b->l->nplanes; p++) {
+		pd = &b->l->pl[p];
+		vivi_band_rows(b, pd, &r0, &r1);
+		d = f->plane[p] + (size_t)(ya / pd->vsub - r0) * f->stride[p];
+		vivi_pack_line(b->l, pd, d, a, na, ya & 1, b->w);
+		if (pd->vsub == 1 && yb != ya)
+			vivi_pack_line(b->l, pd, d + f->stride[p], na, na,
+				       yb & 1, b->w);
+	}
+}
+
+/**
+ * vivi_pack_lines() - canonical lines into the planes of any raw format
+ * @f: format, size and planes, and the band to fill, as vivi_gen_fill()
+ *	takes them
+ * @src: one canonical line for each frame line of the band, in order
+ * @scratch: vivi_pack_scratch_size(@f->width) bytes, any alignment
+ *
+ * Each color goes into the format's own (vivi_color_convert()), then
+ * into its layout. A chroma sample is the average of the pixels it covers
+ * (two, or four in 4:2:0), rounded half up; an odd last column or row
+ * covers one. A Bayer site takes its own channel of its pixel. The same
+ * rules as the pattern's palette path: a picture packed either way is the
+ * same. 4:2:0 bands start at an even line and end at one or at the
+ * frame's end, so that each chroma line's rows are in the band.
+ *
+ * Return: 0, or -EINVAL for what vivi_gen_fill() refuses, an unknown
+ * kind, a line stride below 3 * @f->width, or a 4:2:0 band that ends at an
+ * odd line inside the frame.
+ */
+int vivi_pack_lines(const struct vivi_gen_frame *f,
+		    const struct vivi_lines *src, void *scratch)
+{
+	struct vivi_band b;
+	const u8 *a, *na;
+	u32 y, yb, step;
+	u8 *buf;
+
+	if (!f || !src || !src->data || !scratch ||
+	    src->kind >= VIVI_CANON_COUNT || vivi_band_init(&b, f) ||
+	    src->stride < (size_t)b.w * 3)
+		return -EINVAL;
+	step = b.l->pl[b.l->nplanes - 1].vsub;
+	if (step == 2 && (b.y1 & 1) && b.y1 != b.h)
+		return -EINVAL;
+	buf = PTR_ALIGN((u8 *)scratch, LINE_ALIGN);
+	for (y = b.y0; y < b.y1; y += step) {
+		yb = min(y + step - 1, b.h - 1);
+		a = vivi_native_line(&b, src, y, buf);
+		na = yb == y ? a : vivi_native_line(&b, src, yb, buf +
+						    vivi_native_bytes(b.w));
+		vivi_pack_rows(f, &b, a, na, y, yb);
+	}
+	return 0;
 }

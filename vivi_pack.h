@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The packer of vivi: the one table of how each raw format lays out its
- * pixels in memory, and the code that writes pixels into that layout from
- * lines of palette indices. Pure: no locks, no allocation, no printk.
+ * pixels in memory, and the code that writes pixels into that layout, from
+ * lines of palette indices (the pattern's fast path) or from canonical
+ * lines (struct vivi_lines: any picture). Pure: no locks, no allocation,
+ * no printk.
  */
 #ifndef _VIVI_PACK_H_
 #define _VIVI_PACK_H_
@@ -135,6 +137,21 @@ struct vivi_band {
 	u32 y1;
 };
 
+/**
+ * struct vivi_lines - canonical lines: three 8-bit channels a pixel
+ * @data: line i is frame line y0 + i of the rows it stands for; pixel x's
+ *	channels are bytes 3 * x .. 3 * x + 2
+ * @stride: bytes from one line to the next, at least 3 * width
+ * @kind: enum vivi_canon: what the channels hold
+ *
+ * The caller's memory; no lock.
+ */
+struct vivi_lines {
+	u8 *data;
+	size_t stride;
+	u32 kind;
+};
+
 const struct vivi_layout *vivi_layout_find(u32 fourcc);
 const struct vivi_layout *vivi_layout_at(unsigned int i);
 u32 vivi_layout_stride(const struct vivi_layout *l, u32 w, u32 req);
@@ -153,5 +170,9 @@ void vivi_pal_set(struct vivi_pal *p, const struct vivi_layout *l, u32 i,
 void vivi_pal_done(struct vivi_pal *p, const struct vivi_layout *l, u32 n);
 void vivi_convert(const struct vivi_pal *p, const struct vivi_plane_desc *pd,
 		  u8 *d, const u8 *a, const u8 *b, u32 par, u32 n);
+
+size_t vivi_pack_scratch_size(u32 width);
+int vivi_pack_lines(const struct vivi_gen_frame *f,
+		    const struct vivi_lines *src, void *scratch);
 
 #endif
