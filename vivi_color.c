@@ -163,14 +163,64 @@ static u8 vivi_rescale(s32 x, s32 from0, s32 to0, s32 num, s32 den)
 /* Limited-range Y'CbCr to full range and back, without R'G'B' between */
 static void vivi_ycc_range(const u8 *in, u8 *out, bool to_full)
 {
+	s32 y = in[0], u = in[1], v = in[2];
+
 	if (to_full) {
-		out[0] = vivi_rescale(in[0], 16, 0, 255, 219);
-		out[1] = vivi_rescale(in[1], 128, 128, 255, 224);
-		out[2] = vivi_rescale(in[2], 128, 128, 255, 224);
+		out[0] = vivi_rescale(y, 16, 0, 255, 219);
+		out[1] = vivi_rescale(u, 128, 128, 255, 224);
+		out[2] = vivi_rescale(v, 128, 128, 255, 224);
 	} else {
-		out[0] = vivi_rescale(in[0], 0, 16, 219, 255);
-		out[1] = vivi_rescale(in[1], 128, 128, 224, 255);
-		out[2] = vivi_rescale(in[2], 128, 128, 224, 255);
+		out[0] = vivi_rescale(y, 0, 16, 219, 255);
+		out[1] = vivi_rescale(u, 128, 128, 224, 255);
+		out[2] = vivi_rescale(v, 128, 128, 224, 255);
+	}
+}
+
+/* A pair of kinds, as a case label */
+#define VIVI_CC(from, to)	((from) * VIVI_CANON_COUNT + (to))
+
+/**
+ * vivi_color_line() - @n colors from one kind into another
+ * @from: enum vivi_canon of @src
+ * @to: enum vivi_canon of @dst
+ * @src: @n pixels of three channels
+ * @dst: @n pixels; may be @src
+ * @n: pixels
+ *
+ * R'G'B' and Y'CbCr convert by the BT.601 matrix (exact to the rounded
+ * ideal value towards Y'CbCr, within 1 towards R'G'B'); the two Y'CbCr
+ * ranges by scaling Y' and CbCr. Results are clamped to 0..255. One loop
+ * per pair of kinds, so that each pixel costs its arithmetic alone.
+ */
+void vivi_color_line(u32 from, u32 to, const u8 *src, u8 *dst, u32 n)
+{
+	u32 x;
+
+	switch (VIVI_CC(from, to)) {
+	case VIVI_CC(VIVI_CANON_RGB, VIVI_CANON_YCC_LIM):
+		for (x = 0; x < n; x++, src += 3, dst += 3)
+			vivi_rgb_to_ycc(src, dst);
+		break;
+	case VIVI_CC(VIVI_CANON_RGB, VIVI_CANON_YCC_FULL):
+		for (x = 0; x < n; x++, src += 3, dst += 3)
+			vivi_rgb_to_ycc_full(src, dst);
+		break;
+	case VIVI_CC(VIVI_CANON_YCC_LIM, VIVI_CANON_RGB):
+		for (x = 0; x < n; x++, src += 3, dst += 3)
+			vivi_ycc_to_rgb(src, dst);
+		break;
+	case VIVI_CC(VIVI_CANON_YCC_FULL, VIVI_CANON_RGB):
+		for (x = 0; x < n; x++, src += 3, dst += 3)
+			vivi_ycc_full_to_rgb(src, dst);
+		break;
+	case VIVI_CC(VIVI_CANON_YCC_LIM, VIVI_CANON_YCC_FULL):
+	case VIVI_CC(VIVI_CANON_YCC_FULL, VIVI_CANON_YCC_LIM):
+		for (x = 0; x < n; x++, src += 3, dst += 3)
+			vivi_ycc_range(src, dst, to == VIVI_CANON_YCC_FULL);
+		break;
+	default:
+		memmove(dst, src, (size_t)n * 3);
+		break;
 	}
 }
 
@@ -181,50 +231,11 @@ static void vivi_ycc_range(const u8 *in, u8 *out, bool to_full)
  * @c: three channels
  * @out: three channels; may be @c
  *
- * R'G'B' and Y'CbCr convert by the BT.601 matrix (exact to the rounded
- * ideal value towards Y'CbCr, within 1 towards R'G'B'); the two Y'CbCr
- * ranges by scaling Y' and CbCr. Results are clamped to 0..255.
+ * As vivi_color_line() converts each pixel.
  */
 void vivi_color_convert(u32 from, u32 to, const u8 *c, u8 *out)
 {
-	u8 t[3];
-
-	if (from == to) {
-		memmove(out, c, 3);
-	} else if (from == VIVI_CANON_RGB) {
-		if (to == VIVI_CANON_YCC_LIM)
-			vivi_rgb_to_ycc(c, out);
-		else
-			vivi_rgb_to_ycc_full(c, out);
-	} else if (to == VIVI_CANON_RGB) {
-		if (from == VIVI_CANON_YCC_LIM)
-			vivi_ycc_to_rgb(c, out);
-		else
-			vivi_ycc_full_to_rgb(c, out);
-	} else {
-		vivi_ycc_range(c, t, to == VIVI_CANON_YCC_FULL);
-		memcpy(out, t, 3);
-	}
-}
-
-/**
- * vivi_color_line() - @n colors from one kind into another
- * @from: enum vivi_canon of @src
- * @to: enum vivi_canon of @dst
- * @src: @n pixels of three channels
- * @dst: @n pixels; may be @src
- * @n: pixels
- */
-void vivi_color_line(u32 from, u32 to, const u8 *src, u8 *dst, u32 n)
-{
-	u32 x;
-
-	if (from == to) {
-		memmove(dst, src, (size_t)n * 3);
-		return;
-	}
-	for (x = 0; x < n; x++, src += 3, dst += 3)
-		vivi_color_convert(from, to, src, dst);
+	vivi_color_line(from, to, c, out, 1);
 }
 
 /* ---- the camera's sensor -------------------------------------------- */

@@ -135,6 +135,7 @@ size_t vivi_gen_scratch_size(u32 width)
 	return SCRATCH_ALIGN + vivi_aligned(sizeof(struct vivi_cache)) +
 	       vivi_aligned(sizeof(struct vivi_gen)) +
 	       2 * vivi_aligned(sizeof(struct vivi_pal)) +
+	       vivi_aligned(3 * sizeof(u8[256])) +
 	       vivi_aligned(3 * sizeof(u8[2][256][VIVI_GLYPH_BYTES])) +
 	       3 * vivi_idx_bytes(w) + NSLOTS * vivi_slot_bytes(w, 0) +
 	       2 * NSLOTS * vivi_slot_bytes(w, 1);
@@ -301,10 +302,10 @@ static struct vivi_gen *vivi_carve_all(void *scratch, u32 w)
 	g = (struct vivi_gen *)vivi_carve(&p, sizeof(*g));
 	memset(g, 0, sizeof(*g));
 	g->c = c;
-	g->sc.par = &g->key.scene;
 	g->ov.b = &g->b;
 	g->pal = (struct vivi_pal *)vivi_carve(&p, sizeof(*g->pal));
 	g->ov.tpal = (struct vivi_pal *)vivi_carve(&p, sizeof(*g->ov.tpal));
+	g->sc.lut = (u8 (*)[256])vivi_carve(&p, 3 * sizeof(*g->sc.lut));
 	g->ov.glyph = (u8 (*)[2][256][VIVI_GLYPH_BYTES])
 		      vivi_carve(&p, 3 * sizeof(*g->ov.glyph));
 	g->sc.tmp = vivi_carve(&p, vivi_idx_bytes(w));
@@ -379,7 +380,7 @@ int vivi_gen_fill(const struct vivi_gen_frame *f,
 	g = vivi_carve_all(scratch, b.w);
 	g->b = b;
 	g->key.fourcc = f->fourcc;
-	vivi_scene_init(&g->key.scene, s, b.w, b.h, frame);
+	vivi_scene_init(&g->sc, &g->key.scene, s, b.w, b.h, frame);
 	g->ov.s = s;
 	vivi_stamp_init(&g->ov.st, s, b.w, b.h);
 	vivi_cache_update(g);

@@ -504,37 +504,47 @@ size_t vivi_pack_scratch_size(u32 width)
 static void vivi_pack_packed(const struct vivi_plane_desc *pd, u8 *d,
 			     const u8 *a, u32 w)
 {
-	u32 x, x1;
+	u32 y0 = pd->off[0], u = pd->off[1], y1 = pd->off[2], v = pd->off[3];
+	u32 x;
 	u8 m[4];
 
-	for (x = 0; x < w; x += 2, d += 4) {
-		/* an odd last pixel pairs with itself; half a macropixel */
-		x1 = min(x + 1, w - 1);
-		m[pd->off[0]] = a[3 * x];
-		m[pd->off[2]] = a[3 * x1];
-		m[pd->off[1]] = (a[3 * x + 1] + a[3 * x1 + 1] + 1) >> 1;
-		m[pd->off[3]] = (a[3 * x + 2] + a[3 * x1 + 2] + 1) >> 1;
-		memcpy(d, m, x + 1 < w ? 4 : 2);
+	for (x = 0; x + 1 < w; x += 2, a += 6, d += 4) {
+		d[y0] = a[0];
+		d[y1] = a[3];
+		d[u] = (a[1] + a[4] + 1) >> 1;
+		d[v] = (a[2] + a[5] + 1) >> 1;
 	}
+	if (x < w) {
+		/* an odd last pixel: half a macropixel, paired with itself */
+		m[y0] = a[0];
+		m[y1] = a[0];
+		m[u] = a[1];
+		m[v] = a[2];
+		memcpy(d, m, 2);
+	}
+}
+
+/* Channel @c of pixels x, x + 1 of lines @a and @b, averaged, rounded */
+static inline u8 vivi_quad(const u8 *a, const u8 *b, u32 c, u32 next)
+{
+	return (a[c] + a[c + next] + b[c] + b[c + next] + 2) >> 2;
 }
 
 /*
  * Chroma planes: each sample the rounded average of the pixel pair of
- * line @a and of line @b (the next row for 4:2:0, else @a again)
+ * line @a and of line @b (the next row for 4:2:0, else @a again); an odd
+ * last pixel pairs with itself
  */
 static void vivi_pack_chroma(const struct vivi_plane_desc *pd, u8 *d,
 			     const u8 *a, const u8 *b, u32 w)
 {
-	u32 n = pd->type == VIVI_PT_CHROMA2 ? 2 : 1;
-	u32 x, x1, k, c;
+	u32 c0 = pd->off[0], c1 = pd->off[1], x, next;
 
-	for (x = 0; x < w; x += 2) {
-		x1 = min(x + 1, w - 1);
-		for (k = 0; k < n; k++) {
-			c = pd->off[k];
-			*d++ = (a[3 * x + c] + a[3 * x1 + c] + b[3 * x + c] +
-				b[3 * x1 + c] + 2) >> 2;
-		}
+	for (x = 0; x < w; x += 2, a += 6, b += 6) {
+		next = x + 1 < w ? 3 : 0;
+		*d++ = vivi_quad(a, b, c0, next);
+		if (pd->type == VIVI_PT_CHROMA2)
+			*d++ = vivi_quad(a, b, c1, next);
 	}
 }
 

@@ -74,29 +74,29 @@ static u32 vivi_axis_at(const struct vivi_axis *a, u32 i)
 	return vivi_axis_wrap(a->n0 + (s64)i * a->step, a->den, a->size);
 }
 
-static void vivi_view_init(struct vivi_scene_par *p,
+/* The view's controls, clamped, and its axes */
+static void vivi_view_init(struct vivi_scene *sc, struct vivi_scene_par *p,
 			   const struct vivi_gen_settings *s)
 {
-	u32 zoom = clamp_t(u32, s->zoom, VIVI_GEN_ZOOM_MIN, VIVI_GEN_ZOOM_MAX);
-	s32 pan = clamp_t(s32, s->pan, -VIVI_GEN_PAN_MAX, VIVI_GEN_PAN_MAX);
-	s32 tilt = clamp_t(s32, s->tilt, -VIVI_GEN_PAN_MAX, VIVI_GEN_PAN_MAX);
-
-	p->view = zoom != VIVI_GEN_ZOOM_MIN || pan || tilt;
-	vivi_axis_init(&p->vx, p->w, p->w, pan, zoom);
-	vivi_axis_init(&p->vy, p->h, p->w, -tilt, zoom);
+	p->zoom = clamp_t(u32, s->zoom, VIVI_GEN_ZOOM_MIN, VIVI_GEN_ZOOM_MAX);
+	p->pan = clamp_t(s32, s->pan, -VIVI_GEN_PAN_MAX, VIVI_GEN_PAN_MAX);
+	p->tilt = clamp_t(s32, s->tilt, -VIVI_GEN_PAN_MAX, VIVI_GEN_PAN_MAX);
+	sc->view = p->zoom != VIVI_GEN_ZOOM_MIN || p->pan || p->tilt;
+	vivi_axis_init(&sc->vx, p->w, p->w, p->pan, p->zoom);
+	vivi_axis_init(&sc->vy, p->h, p->w, -p->tilt, p->zoom);
 }
 
 /*
  * Index line @d of the view from scene line @src, scrolled left by
  * @shift: one division, then a running remainder
  */
-static void vivi_view_line(const struct vivi_scene_par *p, const u8 *src,
+static void vivi_view_line(const struct vivi_scene *sc, const u8 *src,
 			   u8 *d, u32 shift)
 {
-	const struct vivi_axis *a = &p->vx;
+	const struct vivi_axis *a = &sc->vx;
 	s64 q = div64_s64(a->n0, a->den), rem;
 	s64 dq = div64_s64(a->step, a->den), dr = a->step - dq * a->den;
-	u32 w = p->w, x, sx;
+	u32 w = sc->par->w, x, sx;
 
 	if (q * a->den > a->n0)
 		q--;
@@ -128,15 +128,17 @@ static u32 vivi_bounce(u32 frame, u32 speed, u32 range)
 
 /*
  * The scene of frame @frame of a @w x @h stream: the pattern, its motion,
- * the flips, the view, the sensor and the picture controls. Privacy shows
- * black, neither sensed nor adjusted. @p must be zeroed.
+ * the flips, the view, the sensor and the picture controls, into @p (which
+ * must be zeroed); @sc draws it. Privacy shows black, neither sensed nor
+ * adjusted.
  */
-void vivi_scene_init(struct vivi_scene_par *p,
+void vivi_scene_init(struct vivi_scene *sc, struct vivi_scene_par *p,
 		     const struct vivi_gen_settings *s, u32 w, u32 h,
 		     u32 frame)
 {
 	u32 side = min(w, h);
 
+	sc->par = p;
 	p->w = w;
 	p->h = h;
 	/* privacy: the shutter is closed */
@@ -144,7 +146,7 @@ void vivi_scene_init(struct vivi_scene_par *p,
 	p->seed = p->pattern == VIVI_PAT_NOISE ? frame : 0;
 	p->hflip = s->hflip;
 	p->vflip = s->vflip;
-	vivi_view_init(p, s);
+	vivi_view_init(sc, p, s);
 	if (p->pattern == VIVI_PAT_BARS75 || p->pattern == VIVI_PAT_BARS100)
 		p->shift = (frame % w) * (s->motion_speed % w) % w;
 	p->box_side = min(max(side / 8, 2u), side);
@@ -246,8 +248,8 @@ u32 vivi_row_class(const struct vivi_scene *sc, u32 y)
 	const struct vivi_scene_par *p = sc->par;
 	u32 yp = p->vflip ? p->h - 1 - y : y;
 
-	if (p->view)
-		yp = vivi_axis_at(&p->vy, yp);
+	if (sc->view)
+		yp = vivi_axis_at(&sc->vy, yp);
 
 	switch (p->pattern) {
 	case VIVI_PAT_BARS_BOX:
@@ -274,8 +276,8 @@ u32 vivi_class_run(const struct vivi_scene *sc, u32 y)
 	u32 lo, hi;
 
 	/* a resampled view: the runs below hold for the scene, not the frame */
-	if (p->view && (p->pattern == VIVI_PAT_BARS_BOX ||
-			p->pattern == VIVI_PAT_CHECKER))
+	if (sc->view && (p->pattern == VIVI_PAT_BARS_BOX ||
+			 p->pattern == VIVI_PAT_CHECKER))
 		return 1;
 	switch (p->pattern) {
 	case VIVI_PAT_BARS_BOX:
@@ -392,9 +394,9 @@ static void vivi_render_index(struct vivi_scene *sc, u32 cls, u8 *d)
 	u32 w = p->w, s = p->shift, x;
 	u8 t;
 
-	if (p->view) {
+	if (sc->view) {
 		vivi_base_line(p, cls, sc->tmp);
-		vivi_view_line(p, sc->tmp, d, s);
+		vivi_view_line(sc, sc->tmp, d, s);
 		for (x = 0; p->hflip && x < w / 2; x++) {
 			t = d[x];
 			d[x] = d[w - 1 - x];

@@ -44,9 +44,9 @@ struct vivi_axis {
  * @box_side: its side
  * @hflip: mirror left-right
  * @vflip: mirror top-bottom
- * @view: zoom, pan or tilt: the scene is resampled through @vx, @vy
- * @vx: the view's x axis
- * @vy: the view's y axis
+ * @zoom: the view's zoom, clamped
+ * @pan: its pan, clamped
+ * @tilt: its tilt, clamped
  * @sensor: the sensor controls
  * @adj: the picture controls
  *
@@ -65,9 +65,9 @@ struct vivi_scene_par {
 	u32 box_side;
 	u32 hflip;
 	u32 vflip;
-	u32 view;
-	struct vivi_axis vx;
-	struct vivi_axis vy;
+	u32 zoom;
+	s32 pan;
+	s32 tilt;
 	struct vivi_sensor sensor;
 	struct vivi_adj adj;
 };
@@ -75,6 +75,9 @@ struct vivi_scene_par {
 /**
  * struct vivi_scene - the scene of one call
  * @par: its parameters
+ * @view: zoom, pan or tilt: the scene is resampled through @vx, @vy
+ * @vx: the view's x axis
+ * @vy: the view's y axis
  * @lut: R', G', B' through the sensor, while building the palette
  * @tmp: an unflipped, unscrolled index line
  * @idx: the last two index lines, padded by one repeated pixel
@@ -86,7 +89,10 @@ struct vivi_scene_par {
  */
 struct vivi_scene {
 	const struct vivi_scene_par *par;
-	u8 lut[3][256];
+	bool view;
+	struct vivi_axis vx;
+	struct vivi_axis vy;
+	u8 (*lut)[256];
 	u8 *tmp;
 	u8 *idx[2];
 	u32 idx_cls[2];
@@ -94,7 +100,7 @@ struct vivi_scene {
 	u32 idx_next;
 };
 
-void vivi_scene_init(struct vivi_scene_par *p,
+void vivi_scene_init(struct vivi_scene *sc, struct vivi_scene_par *p,
 		     const struct vivi_gen_settings *s, u32 w, u32 h,
 		     u32 frame);
 void vivi_pal_build(struct vivi_scene *sc, const struct vivi_layout *l,

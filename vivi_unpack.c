@@ -115,23 +115,26 @@ static void vivi_decode_line(u8 *c, u32 kind, const u8 *s, u32 n)
 static void vivi_unpack_packed(const struct vivi_plane_desc *pd, u8 *c,
 			       const u8 *s, u32 w)
 {
-	u32 x, k;
+	u32 y0 = pd->off[0], u = pd->off[1], y1 = pd->off[2], v = pd->off[3];
+	u32 x;
 	u8 m[4];
 
-	m[pd->off[1]] = 128;
-	m[pd->off[3]] = 128;
-	for (x = 0; x < w; x += 2, s += 4, c += 6) {
-		/* half a macropixel: the byte it lacks stays from the last */
-		k = x + 1 < w ? 4 : 2;
-		memcpy(m, s, k);
-		c[0] = m[pd->off[0]];
-		c[1] = m[pd->off[1]];
-		c[2] = m[pd->off[3]];
-		if (k == 4) {
-			c[3] = m[pd->off[2]];
-			c[4] = c[1];
-			c[5] = c[2];
-		}
+	for (x = 0; x + 1 < w; x += 2, s += 4, c += 6) {
+		c[0] = s[y0];
+		c[1] = s[u];
+		c[2] = s[v];
+		c[3] = s[y1];
+		c[4] = s[u];
+		c[5] = s[v];
+	}
+	if (x < w) {
+		/* half a macropixel, one chroma byte: the other from before */
+		m[u] = x ? s[(s32)u - 4] : 128;
+		m[v] = x ? s[(s32)v - 4] : 128;
+		memcpy(m, s, 2);
+		c[0] = m[y0];
+		c[1] = m[u];
+		c[2] = m[v];
 	}
 }
 
@@ -139,12 +142,17 @@ static void vivi_unpack_packed(const struct vivi_plane_desc *pd, u8 *c,
 static void vivi_unpack_chroma(const struct vivi_plane_desc *pd, u8 *c,
 			       const u8 *s, u32 w)
 {
-	u32 n = pd->type == VIVI_PT_CHROMA2 ? 2 : 1;
-	u32 x, k;
+	u32 c0 = pd->off[0], c1 = pd->off[1], x;
+	bool two = pd->type == VIVI_PT_CHROMA2;
 
-	for (x = 0; x < w; x++, c += 3)
-		for (k = 0; k < n; k++)
-			c[pd->off[k]] = s[x / 2 * n + k];
+	for (x = 0; x < w; x++, c += 3) {
+		c[c0] = s[0];
+		if (two)
+			c[c1] = s[1];
+		/* the sample covers pixels x and x + 1 */
+		if (x & 1)
+			s += two ? 2 : 1;
+	}
 }
 
 /*
@@ -216,8 +224,8 @@ static void vivi_unpack_line(const struct vivi_gen_frame *f,
  *	color wanted in them
  *
  * Reads the lines' neighbours too (4:2:0 chroma, Bayer), so @f is the
- * whole frame. How each pixel gets its channels is at the top of
- * vivi_unpack.c; the format's colors then convert to @dst->kind as
+ * whole frame. How each pixel gets its channels is at the top of this
+ * file; the format's colors then convert to @dst->kind as
  * vivi_color_convert() does. Needs no scratch.
  *
  * Return: 0, or -EINVAL for a frame vivi_gen_fill() would refuse, a band
