@@ -87,7 +87,7 @@ static int vivi_check_formats(const struct vivi_fmt_list *list,
 		return vivi_refuse(why, VIVI_CONFIG_FORMATS);
 	}
 	for (i = 0; i < list->count; i++) {
-		if (!vivi_fmt_find(list->fourcc[i])) {
+		if (!vivi_fmt_known(list->fourcc[i])) {
 			snprintf(why->text, sizeof(why->text),
 				 ": entry %u is no format vivi offers", i);
 			return vivi_refuse(why, VIVI_CONFIG_FORMATS);

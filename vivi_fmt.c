@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The format layer of vivi: formats, sizes, frame intervals and the
- * geometry of each buffer
+ * geometry of each buffer. The raw formats and their layouts are the
+ * packer's table (vivi_pack.c); this file adds MJPEG in front of them.
  */
 
 #include <linux/kernel.h>
@@ -14,44 +15,16 @@
 #include "vivi_fmt.h"
 #include "vivi_gen.h"
 #include "vivi_jpeg.h"
+#include "vivi_pack.h"
 
 /*
- * Every format vivi offers, in ENUM_FMT order: MJPEG first, as UVC cameras
- * list it
+ * The compressed formats, which ENUM_FMT lists first, as UVC cameras list
+ * MJPEG; the raw ones follow in the packer's table order
  */
-static const struct vivi_fmt_desc vivi_fmt_table[] = {
-	{ V4L2_PIX_FMT_MJPEG, VIVI_FMT_COMPRESSED },
-	{ V4L2_PIX_FMT_YUYV },		{ V4L2_PIX_FMT_UYVY },
-	{ V4L2_PIX_FMT_YVYU },		{ V4L2_PIX_FMT_VYUY },
-	{ V4L2_PIX_FMT_YUV420 },	{ V4L2_PIX_FMT_YVU420 },
-	{ V4L2_PIX_FMT_YUV422P },	{ V4L2_PIX_FMT_RGB24 },
-	{ V4L2_PIX_FMT_BGR24 },		{ V4L2_PIX_FMT_XRGB32 },
-	{ V4L2_PIX_FMT_XBGR32 },	{ V4L2_PIX_FMT_RGB565 },
-	{ V4L2_PIX_FMT_RGB565X },	{ V4L2_PIX_FMT_XRGB555 },
-	{ V4L2_PIX_FMT_GREY },		{ V4L2_PIX_FMT_Y16 },
-	{ V4L2_PIX_FMT_SBGGR8 },	{ V4L2_PIX_FMT_SGBRG8 },
-	{ V4L2_PIX_FMT_SGRBG8 },	{ V4L2_PIX_FMT_SRGGB8 },
-	{ V4L2_PIX_FMT_NV12 },		{ V4L2_PIX_FMT_NV21 },
-	{ V4L2_PIX_FMT_NV16 },		{ V4L2_PIX_FMT_NV61 },
-};
+static const u32 vivi_fmt_compressed_table[] = { V4L2_PIX_FMT_MJPEG };
 
-static_assert(ARRAY_SIZE(vivi_fmt_table) <= VIVI_MAX_FORMATS);
-
-/*
- * v4l2_format_info() of older kernels lacks a few of our formats; these
- * entries follow its layout.
- */
-static const struct v4l2_format_info vivi_fallback_info[] = {
-	{ .format = V4L2_PIX_FMT_RGB565X, .pixel_enc = V4L2_PIXEL_ENC_RGB,
-	  .mem_planes = 1, .comp_planes = 1, .bpp = { 2 }, .hdiv = 1,
-	  .vdiv = 1 },
-	{ .format = V4L2_PIX_FMT_XRGB555, .pixel_enc = V4L2_PIXEL_ENC_RGB,
-	  .mem_planes = 1, .comp_planes = 1, .bpp = { 2 }, .hdiv = 1,
-	  .vdiv = 1 },
-	{ .format = V4L2_PIX_FMT_Y16, .pixel_enc = V4L2_PIXEL_ENC_YUV,
-	  .mem_planes = 1, .comp_planes = 1, .bpp = { 2 }, .hdiv = 1,
-	  .vdiv = 1 },
-};
+static_assert(ARRAY_SIZE(vivi_fmt_compressed_table) + VIVI_PACK_FORMATS <=
+	      VIVI_MAX_FORMATS);
 
 /* v4l2_find_nearest_size() wants u32 fields */
 struct vivi_size {
@@ -81,99 +54,68 @@ static const struct v4l2_fract vivi_intervals[] = {
 };
 
 /**
- * vivi_fmt_find() - the table entry of a format
- * @fourcc: V4L2_PIX_FMT_*
- *
- * Return: the entry, or NULL if vivi cannot offer @fourcc
- */
-const struct vivi_fmt_desc *vivi_fmt_find(u32 fourcc)
-{
-	unsigned int i;
-
-	for (i = 0; i < ARRAY_SIZE(vivi_fmt_table); i++)
-		if (vivi_fmt_table[i].fourcc == fourcc)
-			return &vivi_fmt_table[i];
-	return NULL;
-}
-
-/**
  * vivi_fmt_compressed() - true for a format of variable size (MJPEG)
  * @fourcc: V4L2_PIX_FMT_*
  *
- * Return: true if @fourcc is in the table with VIVI_FMT_COMPRESSED
+ * Return: true if @fourcc is one of the compressed formats
  */
 bool vivi_fmt_compressed(u32 fourcc)
 {
-	const struct vivi_fmt_desc *d = vivi_fmt_find(fourcc);
+	unsigned int i;
 
-	return d && d->flags & VIVI_FMT_COMPRESSED;
+	for (i = 0; i < ARRAY_SIZE(vivi_fmt_compressed_table); i++)
+		if (vivi_fmt_compressed_table[i] == fourcc)
+			return true;
+	return false;
 }
 
 /**
- * vivi_fmt_info() - the memory layout of a format
+ * vivi_fmt_known() - true if vivi can offer a format
  * @fourcc: V4L2_PIX_FMT_*
  *
- * Return: the kernel's v4l2_format_info(), else our fallback entry, else NULL
+ * Return: true if @fourcc is MJPEG or a layout of the packer's table
  */
-const struct v4l2_format_info *vivi_fmt_info(u32 fourcc)
+bool vivi_fmt_known(u32 fourcc)
 {
-	const struct v4l2_format_info *info = v4l2_format_info(fourcc);
-	unsigned int i;
-
-	if (info)
-		return info;
-	for (i = 0; i < ARRAY_SIZE(vivi_fallback_info); i++)
-		if (vivi_fallback_info[i].format == fourcc)
-			return &vivi_fallback_info[i];
-	return NULL;
+	return vivi_fmt_compressed(fourcc) || vivi_layout_find(fourcc);
 }
 
 /**
  * vivi_fmt_check_table() - check that every format can be offered
  * @void: no arguments
  *
- * Each raw entry needs a memory layout and must be one the generator
- * draws; the MJPEG encoder's worst case must fit the largest buffer. A
- * table that breaks this is a bug, caught when the module loads.
+ * The MJPEG encoder's worst case must fit the largest buffer. A table
+ * that breaks this is a bug, caught when the module loads.
  *
- * Return: 0, or -EINVAL after logging the first bad entry.
+ * Return: 0, or -EINVAL after logging why.
  */
 int vivi_fmt_check_table(void)
 {
 	size_t jpeg_max = vivi_jpeg_max_size(VIVI_MAX_WIDTH, VIVI_MAX_HEIGHT,
 					     VIVI_JPEG_QUALITY_MAX);
-	unsigned int i;
 
 	if (!jpeg_max || jpeg_max > VIVI_MAX_SIZEIMAGE) {
 		pr_err("vivi: MJPEG needs %zu bytes, more than %u\n", jpeg_max,
 		       VIVI_MAX_SIZEIMAGE);
 		return -EINVAL;
 	}
-	for (i = 0; i < ARRAY_SIZE(vivi_fmt_table); i++) {
-		u32 fcc = vivi_fmt_table[i].fourcc;
-
-		if (vivi_fmt_table[i].flags & VIVI_FMT_COMPRESSED)
-			continue;
-		if (!vivi_fmt_info(fcc) || !vivi_gen_supported(fcc)) {
-			pr_err("vivi: format %p4cc has no %s\n", &fcc,
-			       vivi_fmt_info(fcc) ? "generator" : "layout");
-			return -EINVAL;
-		}
-	}
 	return 0;
 }
 
 /**
- * vivi_fmt_list_all() - every format, in table order
+ * vivi_fmt_list_all() - every format, in ENUM_FMT order
  * @list: filled in
  */
 void vivi_fmt_list_all(struct vivi_fmt_list *list)
 {
+	const struct vivi_layout *l;
 	unsigned int i;
 
-	for (i = 0; i < ARRAY_SIZE(vivi_fmt_table); i++)
-		list->fourcc[i] = vivi_fmt_table[i].fourcc;
-	list->count = ARRAY_SIZE(vivi_fmt_table);
+	list->count = 0;
+	for (i = 0; i < ARRAY_SIZE(vivi_fmt_compressed_table); i++)
+		list->fourcc[list->count++] = vivi_fmt_compressed_table[i];
+	for (i = 0; (l = vivi_layout_at(i)); i++)
+		list->fourcc[list->count++] = l->fourcc;
 }
 
 /**
@@ -207,7 +149,7 @@ static int vivi_fmt_list_add(struct vivi_fmt_list *list, const char *tok,
 	}
 	memcpy(c, tok, len);
 	fcc = v4l2_fourcc(c[0], c[1], c[2], c[3]);
-	if (!vivi_fmt_find(fcc)) {
+	if (!vivi_fmt_known(fcc)) {
 		pr_err("vivi: formats: unsupported format '%.*s'\n", (int)len,
 		       tok);
 		return -EINVAL;
@@ -375,25 +317,19 @@ u32 vivi_fps_x10(const struct v4l2_fract *tpf)
 }
 
 /*
- * Geometry from the kernel's format table. An application may ask for a
- * larger bytesperline; it is honored up to twice the minimum and kept a
- * multiple of the chroma subsampling, so every plane's stride is exact.
+ * Geometry from the packer's layout. An application may ask for a larger
+ * bytesperline (see vivi_layout_stride()).
  */
 static void vivi_fill_pix(struct v4l2_pix_format *pix,
-			  const struct v4l2_format_info *info, u32 req_bpl)
+			  const struct vivi_layout *l)
 {
-	u32 min_bpl = pix->width * info->bpp[0];
-	u32 bpl = clamp(req_bpl, min_bpl, 2 * min_bpl);
-	unsigned int p;
+	u32 stride[3], offset[3];
 
-	if (info->comp_planes > 1)
-		bpl = ALIGN(bpl, info->hdiv);
-	pix->bytesperline = bpl;
-	pix->sizeimage = bpl * pix->height;
-	for (p = 1; p < info->comp_planes; p++)
-		pix->sizeimage += bpl * info->bpp[p] /
-				  (info->bpp[0] * info->hdiv) *
-				  DIV_ROUND_UP(pix->height, info->vdiv);
+	pix->bytesperline = vivi_layout_stride(l, pix->width,
+					       pix->bytesperline);
+	pix->sizeimage = vivi_layout_geometry(l, pix->height,
+					      pix->bytesperline, stride,
+					      offset);
 }
 
 /* YUYV, the format every webcam application handles, unless left out */
@@ -431,8 +367,7 @@ void vivi_fmt_try_pix(const struct vivi_fmt_list *list,
 		pix->sizeimage = vivi_jpeg_bound_size(jpeg, pix->width,
 						      pix->height);
 	} else {
-		vivi_fill_pix(pix, vivi_fmt_info(pix->pixelformat),
-			      pix->bytesperline);
+		vivi_fill_pix(pix, vivi_layout_find(pix->pixelformat));
 	}
 
 	/* MJPEG is no generator format: full range, as JFIF says */
@@ -474,24 +409,19 @@ void vivi_fmt_default_pix(const struct vivi_fmt_list *list,
 int vivi_fmt_plane_layout(const struct v4l2_pix_format *pix,
 			  struct vivi_gen_frame *f, u8 *base)
 {
-	const struct v4l2_format_info *info = vivi_fmt_info(pix->pixelformat);
+	const struct vivi_layout *l = vivi_layout_find(pix->pixelformat);
+	u32 offset[3];
 	unsigned int p;
 
-	if (!info)
+	if (!l)
 		return -EINVAL;
 	memset(f, 0, sizeof(*f));
 	f->fourcc = pix->pixelformat;
 	f->width = pix->width;
 	f->height = pix->height;
-	f->plane[0] = base;
-	f->stride[0] = pix->bytesperline;
-	for (p = 1; p < info->comp_planes && p < ARRAY_SIZE(f->plane); p++) {
-		u32 lines = p == 1 ? pix->height :
-			    DIV_ROUND_UP(pix->height, info->vdiv);
-
-		f->stride[p] = pix->bytesperline * info->bpp[p] /
-			       (info->bpp[0] * info->hdiv);
-		f->plane[p] = f->plane[p - 1] + f->stride[p - 1] * lines;
-	}
+	vivi_layout_geometry(l, pix->height, pix->bytesperline, f->stride,
+			     offset);
+	for (p = 0; p < l->nplanes; p++)
+		f->plane[p] = base + offset[p];
 	return 0;
 }

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The format layer of vivi: the one table of formats, sizes and frame
- * intervals, and the helpers that negotiate them. Nothing here knows about
- * devices, queues or locks; callers pass the list of formats a device
- * offers.
+ * The format layer of vivi: the formats (MJPEG, then the packer's table of
+ * raw layouts), sizes and frame intervals, and the helpers that negotiate
+ * them. Nothing here knows about devices, queues or locks; callers pass
+ * the list of formats a device offers.
  */
 #ifndef _VIVI_FMT_H_
 #define _VIVI_FMT_H_
@@ -11,11 +11,10 @@
 #include <linux/types.h>
 #include <linux/videodev2.h>
 
-struct v4l2_format_info;
 struct vivi_gen_frame;
 struct vivi_jpeg_bound;
 
-/* Every format of vivi_fmt_table, so a device's list never overflows */
+/* Every format vivi has, so a device's list never overflows */
 #define VIVI_MAX_FORMATS	25
 
 /*
@@ -31,22 +30,9 @@ struct vivi_jpeg_bound;
 #define VIVI_DEF_HEIGHT		480
 #define VIVI_DEF_FPS		30
 
-/* &vivi_fmt_desc.flags: a compressed format (no bytesperline) */
-#define VIVI_FMT_COMPRESSED	BIT(0)
-
-/**
- * struct vivi_fmt_desc - one format vivi can offer
- * @fourcc: V4L2_PIX_FMT_*
- * @flags: VIVI_FMT_* flags
- */
-struct vivi_fmt_desc {
-	u32 fourcc;
-	u32 flags;
-};
-
 /**
  * struct vivi_fmt_list - the formats one device offers, in ENUM_FMT order
- * @fourcc: the formats, each from vivi_fmt_table
+ * @fourcc: the formats, each one vivi_fmt_list_all() lists
  * @count: how many of @fourcc are used
  */
 struct vivi_fmt_list {
@@ -54,14 +40,13 @@ struct vivi_fmt_list {
 	unsigned int count;
 };
 
-const struct vivi_fmt_desc *vivi_fmt_find(u32 fourcc);
 int vivi_fmt_check_table(void);
 void vivi_fmt_list_all(struct vivi_fmt_list *list);
 int vivi_fmt_list_parse(struct vivi_fmt_list *list, const char *spec);
 bool vivi_fmt_offered(const struct vivi_fmt_list *list, u32 fourcc);
 bool vivi_fmt_compressed(u32 fourcc);
+bool vivi_fmt_known(u32 fourcc);
 
-const struct v4l2_format_info *vivi_fmt_info(u32 fourcc);
 void vivi_fmt_try_pix(const struct vivi_fmt_list *list,
 		      const struct vivi_jpeg_bound *jpeg,
 		      struct v4l2_pix_format *pix);

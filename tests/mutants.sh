@@ -14,7 +14,7 @@ root=$BUILD/mutants
 
 # NAME|FILE|PERL SUBSTITUTION (perl -0pi -e)|WHERE: "unit" or VM STAGES
 mutants=(
-	"a plane offset one byte off|vivi_fmt.c|s/(f->plane\[p\] = f->plane\[p - 1\] \+ f->stride\[p - 1\] \* lines);/\$1 + 1;/|check-formats"
+	"a plane offset one byte off|vivi_pack.c|s/(\t\toffset\[p\] = size);/\$1 + !!p;/|check-formats"
 	"4:2:0 chroma from the wrong row|vivi_gen.c|s/(vivi_fill_plane\(.*?ya = sub \? )2 \* r : r;/\${1}2 * r + 1 : r;/s|unit"
 	"one sequence number skipped in 64|vivi_stream.c|s/(\tbuf->vb.sequence = c->sequence\+\+;)/\tc->sequence += !(c->sequence & 63);\n\$1/|check-gen"
 	"a 1 kB leak per stream|vivi_stream.c|s/(\tvivi_inject_stream_start\(cap\);)/\$1\n\tif (!kmalloc(1024, GFP_KERNEL))\n\t\treturn -ENOMEM;/|check-robust"
@@ -22,7 +22,7 @@ mutants=(
 	"MJPEG quality ignored|vivi_jpeg.c|s/vivi_comp_init\(&j->comp\[(\d)\], (\d), quality\);/vivi_comp_init(&j->comp[\$1], \$2, 95);/g|check-mjpeg"
 	"timestamps one period late|vivi_stream.c|s/vb->timestamp = end_ns \?: ktime_get_ns\(\);/vb->timestamp = (end_ns ?: ktime_get_ns()) + 33333333;/|check-gen"
 	"templates kept across a key change|vivi_gen.c|s/\t\tmemset\(c->slot_used, 0, sizeof\(c->slot_used\)\);\n\t\tmemset\(c->slot_reps, 0, sizeof\(c->slot_reps\)\);\n//|unit"
-	"the last line of every plane left unwritten|vivi_gen.c|s/(\tvivi_band_rows\(g, pd, &r, &r1\);)/\$1\n\tif (r1 == (pd->vsub == 2 ? DIV_ROUND_UP(g->h, 2) : g->h))\n\t\tr1--;/|check-transit"
+	"the last line of every plane left unwritten|vivi_gen.c|s/(\tvivi_band_rows\(&g->b, pd, &r, &r1\);)/\$1\n\tif (r1 == (pd->vsub == 2 ? DIV_ROUND_UP(g->b.h, 2) : g->b.h))\n\t\tr1--;/|check-transit"
 	"MJPEG sizeimage recomputed at REQBUFS|vivi_stream.c|s/(\tsizes\[0\] = cap->node.fmt.sizeimage;\n\treturn 0;)/\tvivi_fmt_try_pix(&cap->node.vivi->cfg.formats, &cap->jpeg, &cap->node.fmt);\n\$1/|check-mjpeg"
 	"a stage that dies of an unbound variable|tests/guest/check-transit.sh|s/(stage_start \"transitions\"\n)/\$1echo \"\\\$no_such_variable\"\n/|check-transit"
 	"a stall that outlives its file|vivi_ioctl.c|s/\tvivi_inject_release\(vivi_file_cap\(file\), file->private_data\);\n//|check-faults"

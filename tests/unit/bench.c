@@ -1,11 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * bench.c - speed of the vivi pattern generator next to memcpy
+ * bench.c - speed of the vivi pattern generator next to memcpy, and of
+ * the canonical-line packer and unpacker
  *
  * For each size, format and pattern: the median time of vivi_gen_fill()
  * over several frames, the median time of a memcpy() of the same number of
  * bytes (separate, pre-faulted source and destination of that size), timed
  * alternately with the fills, and their ratio.
+ *
+ * Then for a few formats: the median time per frame of vivi_pack_lines()
+ * from lines of the format's own kind of color and from the other kind
+ * (R'G'B' for Y'CbCr formats, Y'CbCr for the others: a conversion per
+ * pixel), and of vivi_unpack_lines() into the format's own kind, next to
+ * the memcpy of the frame's bytes.
  *
  *   bench_bin [runs]
  */
@@ -18,6 +25,8 @@
 
 #include "bench_util.h"
 #include "tfmt.h"
+#include "vivi_pack.h"
+#include "vivi_unpack.h"
 
 static const struct {
 	u32 pattern;
@@ -123,6 +132,101 @@ static void bench_format(const struct tfmt *tf, u32 w, u32 h, int runs,
 	tbuf_free(&b);
 }
 
+enum { C_PACK, C_PACK_CONV, C_UNPACK, C_MEMCPY, C_N };
+
+/* One timed step of the canonical-line table; @k is enum above */
+static int canon_step(int k, const struct vivi_gen_frame *f, u32 h,
+		      struct vivi_lines *l, u32 native, void *scratch,
+		      struct mc_bufs *m)
+{
+	switch (k) {
+	case C_PACK:
+		l->kind = native;
+		return vivi_pack_lines(f, l, scratch);
+	case C_PACK_CONV:
+		l->kind = native == VIVI_CANON_RGB ? VIVI_CANON_YCC_LIM :
+						     VIVI_CANON_RGB;
+		return vivi_pack_lines(f, l, scratch);
+	case C_UNPACK:
+		l->kind = native;
+		return vivi_unpack_lines(f, 0, h, l);
+	default:
+		memcpy(m->dst, m->src, m->bytes);
+		__asm__ __volatile__("" : : "r"(m->dst) : "memory");
+		return 0;
+	}
+}
+
+/*
+ * The canonical lines of 75% bars in @tf, packed and unpacked: median ms
+ * per frame of each step, interleaved, and their ratio to memcpy
+ */
+static void bench_canon(const struct tfmt *tf, u32 w, u32 h, int runs)
+{
+	u32 native = tfmt_is_yuv(tf) ? VIVI_CANON_YCC_LIM : VIVI_CANON_RGB;
+	void *scratch = malloc(vivi_pack_scratch_size(w));
+	struct vivi_gen_settings s;
+	struct vivi_gen_frame f;
+	struct vivi_lines l;
+	double t[C_N][64], ms[C_N];
+	struct mc_bufs m;
+	size_t bytes = 0;
+	struct tbuf b;
+	int k, r;
+	u64 t0;
+
+	tbuf_alloc(&b, tf, w, h, 0);
+	tbuf_frame(&b, &f);
+	for (k = 0; k < b.np; k++)
+		bytes += (size_t)b.stride[k] * b.rows[k];
+	mc_alloc(&m, bytes);
+	l.stride = (size_t)w * 3;
+	l.data = malloc(l.stride * h);
+	tset_default(&s, VIVI_PAT_BARS75);
+	if (!scratch || !l.data || tgen(&b, &s, 0) ||
+	    canon_step(C_UNPACK, &f, h, &l, native, scratch, &m)) {
+		fprintf(stderr, "canonical lines: setup failed\n");
+		exit(1);
+	}
+	for (r = 0; r < runs; r++)
+		for (k = 0; k < C_N; k++) {
+			t0 = now_ns();
+			if (canon_step(k, &f, h, &l, native, scratch, &m)) {
+				fprintf(stderr, "canonical lines failed\n");
+				exit(1);
+			}
+			t[k][r] = now_ns() - t0;
+		}
+	for (k = 0; k < C_N; k++)
+		ms[k] = median(t[k], runs) / 1e6;
+	printf("%4ux%-4u  %-8s  %8.3f  %8.3f  %8.3f  %8.3f  %6.1f  %6.1f  %6.1f\n",
+	       w, h, tf->name, ms[C_PACK], ms[C_PACK_CONV], ms[C_UNPACK],
+	       ms[C_MEMCPY], ms[C_PACK] / ms[C_MEMCPY],
+	       ms[C_PACK_CONV] / ms[C_MEMCPY], ms[C_UNPACK] / ms[C_MEMCPY]);
+	free(l.data);
+	free(scratch);
+	mc_free(&m);
+	tbuf_free(&b);
+}
+
+static void bench_canon_all(const u32 (*sizes)[2], int nsizes, int runs)
+{
+	static const char *const names[] = {
+		"YUYV", "NV12", "YUV420", "XRGB32",
+	};
+	unsigned int i;
+	int z;
+
+	printf("\ncanonical lines (75%% bars), ms per frame: pack from the format's own kind, pack converting from the other kind, unpack; and / memcpy\n");
+	printf("%-9s  %-8s  %8s  %8s  %8s  %8s  %6s  %6s  %6s\n", "size",
+	       "format", "pack", "pack cnv", "unpack", "memcpy", "pack/m",
+	       "cnv/m", "unp/m");
+	for (z = 0; z < nsizes; z++)
+		for (i = 0; i < ARRAY_SIZE(names); i++)
+			bench_canon(tfmt_find(names[i]), sizes[z][0],
+				    sizes[z][1], runs);
+}
+
 int main(int argc, char **argv)
 {
 	static const u32 sizes[][2] = { { 1920, 1080 }, { 3840, 2160 } };
@@ -144,5 +248,6 @@ int main(int argc, char **argv)
 	}
 	printf("worst gen/memcpy, noise left out: single-plane %.2f (target 1.5), multi-plane %.2f (target 2.0)\n",
 	       worst[0], worst[1]);
+	bench_canon_all(sizes, ARRAY_SIZE(sizes), runs);
 	return 0;
 }

@@ -32,6 +32,8 @@
 #define clamp(v, lo, hi)	min(max(v, lo), hi)
 #define clamp_t(t, v, lo, hi)	min_t(t, max_t(t, v, lo), hi)
 #define U64_MAX			((u64)~0ull)
+/* the kernel's takes an optional message too; vivi passes none */
+#define static_assert(expr)	_Static_assert(expr, #expr)
 
 /* rounds half away from zero, for either sign */
 #define DIV_ROUND_CLOSEST(x, d) ({				\

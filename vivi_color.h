@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The color math of vivi: BT.601 both ways, the picture controls and the
+ * camera's sensor curve. Pure: no locks, no allocation, no printk.
+ */
+#ifndef _VIVI_COLOR_H_
+#define _VIVI_COLOR_H_
+
+#include <linux/types.h>
+
+struct vivi_gen_settings;
+
+/**
+ * enum vivi_canon - what the three 8-bit channels of a color hold
+ * @VIVI_CANON_RGB: R', G', B', full range (sRGB)
+ * @VIVI_CANON_YCC_LIM: Y', Cb, Cr, BT.601 limited range (Y' 16..235,
+ *	CbCr 16..240)
+ * @VIVI_CANON_YCC_FULL: Y', Cb, Cr, BT.601 full range (JFIF: 0..255)
+ * @VIVI_CANON_COUNT: the number of kinds
+ */
+enum vivi_canon {
+	VIVI_CANON_RGB,
+	VIVI_CANON_YCC_LIM,
+	VIVI_CANON_YCC_FULL,
+	VIVI_CANON_COUNT,
+};
+
+/**
+ * struct vivi_adj - the picture controls in fixed point
+ * @on: not all at their defaults: colors go through vivi_adjust()
+ * @con: Y' gain in 1/128
+ * @bri: Y' offset
+ * @cs: cos(hue) * saturation, 2^-21
+ * @ss: sin(hue) * saturation, 2^-21
+ *
+ * Pure per-call state: no lock.
+ */
+struct vivi_adj {
+	u32 on;
+	s32 con;
+	s32 bri;
+	s32 cs;
+	s32 ss;
+};
+
+/**
+ * struct vivi_sensor - the sensor controls, clamped
+ * @on: not all at their exact defaults: colors go through the curve
+ * @exposure: VIVI_GEN_EXPOSURE_MIN..MAX, VIVI_GEN_EXPOSURE_REF for auto
+ * @gain: 0..VIVI_GEN_GAIN_MAX
+ * @wb_temp: VIVI_GEN_WB_MIN..MAX kelvin, VIVI_GEN_WB_REF for auto
+ * @gamma: VIVI_GEN_GAMMA_MIN..MAX
+ * @backlight: 0..VIVI_GEN_BACKLIGHT_MAX
+ *
+ * Pure per-call state: no lock.
+ */
+struct vivi_sensor {
+	u32 on;
+	u32 exposure;
+	u32 gain;
+	u32 wb_temp;
+	u32 gamma;
+	u32 backlight;
+};
+
+void vivi_rgb_to_ycc(const u8 *rgb, u8 *ycc);
+void vivi_ycc_to_rgb(const u8 *ycc, u8 *rgb);
+void vivi_color_convert(u32 from, u32 to, const u8 *c, u8 *out);
+void vivi_color_line(u32 from, u32 to, const u8 *src, u8 *dst, u32 n);
+
+void vivi_adj_init(struct vivi_adj *a, const struct vivi_gen_settings *s);
+void vivi_adjust(const struct vivi_adj *a, u8 *ycc);
+
+void vivi_sensor_init(struct vivi_sensor *sn,
+		      const struct vivi_gen_settings *s);
+void vivi_sensor_lut(const struct vivi_sensor *sn, u8 lut[3][256]);
+
+#endif
