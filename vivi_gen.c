@@ -337,33 +337,44 @@ static u64 vivi_cache_seal(const struct vivi_cache *c)
 }
 
 /*
- * Reuse what the scratch area holds from the last call if it was drawn
- * for the same key; else draw the palette again and forget the templates.
- * A header whose seal does not match is forgotten whole.
+ * Reuse what the scratch area holds from the last call where it was drawn
+ * for the same key (if this call draws the @pattern) and format; else
+ * draw the palette or the glyph tables again, and forget the templates
+ * with the palette. A header whose seal does not match is forgotten whole.
  */
-static void vivi_cache_update(struct vivi_gen *g)
+static void vivi_cache_update(struct vivi_gen *g, bool pattern)
 {
 	bool text = g->ov.s->font || g->ov.st.c;
 	struct vivi_cache *c = g->c;
 	const struct vivi_key *k = &g->key;
+	u32 fourcc = g->b.l->fourcc;
 
-	if (c->seal != vivi_cache_seal(c)) {
+	if (c->seal != vivi_cache_seal(c))
 		memset(c, 0, sizeof(*c));
-	} else if (!memcmp(&c->key, k, sizeof(*k))) {
-		if (!text || c->text_fourcc == k->fourcc)
-			return;
-	}
-	if (memcmp(&c->key, k, sizeof(*k))) {
+	if (pattern && memcmp(&c->key, k, sizeof(*k))) {
 		memset(c->slot_used, 0, sizeof(c->slot_used));
 		memset(c->slot_reps, 0, sizeof(c->slot_reps));
 		c->key = *k;
 		vivi_pal_build(&g->sc, g->b.l, g->pal);
 	}
 	/* the stamp draws with the text palette */
-	if (text && c->text_fourcc != k->fourcc) {
+	if (text && c->text_fourcc != fourcc) {
 		vivi_overlay_prepare(&g->ov);
-		c->text_fourcc = k->fourcc;
+		c->text_fourcc = fourcc;
 	}
+}
+
+/* The per-call state of band @b in @scratch, with @s's text and stamp */
+static struct vivi_gen *vivi_gen_start(const struct vivi_band *b,
+				       const struct vivi_gen_settings *s,
+				       void *scratch)
+{
+	struct vivi_gen *g = vivi_carve_all(scratch, b->w);
+
+	g->b = *b;
+	g->ov.s = s;
+	vivi_stamp_init(&g->ov.st, s, b->w, b->h);
+	return g;
 }
 
 int vivi_gen_fill(const struct vivi_gen_frame *f,
@@ -377,19 +388,34 @@ int vivi_gen_fill(const struct vivi_gen_frame *f,
 	    vivi_band_init(&b, f))
 		return -EINVAL;
 
-	g = vivi_carve_all(scratch, b.w);
-	g->b = b;
+	g = vivi_gen_start(&b, s, scratch);
 	g->key.fourcc = f->fourcc;
 	vivi_scene_init(&g->sc, &g->key.scene, s, b.w, b.h, frame);
-	g->ov.s = s;
-	vivi_stamp_init(&g->ov.st, s, b.w, b.h);
-	vivi_cache_update(g);
+	vivi_cache_update(g, true);
 
 	for (i = 0; i < b.l->nplanes; i++) {
 		vivi_fill_plane(g, i, f->plane[i], f->stride[i]);
 		vivi_overlay_draw(&g->ov, i, f->plane[i], f->stride[i]);
 	}
 	/* the header is trusted next time only as this call left it */
+	g->c->seal = vivi_cache_seal(g->c);
+	return 0;
+}
+
+int vivi_gen_overlay(const struct vivi_gen_frame *f,
+		     const struct vivi_gen_settings *s, void *scratch)
+{
+	struct vivi_band b;
+	struct vivi_gen *g;
+	u32 i;
+
+	if (!f || !s || !scratch || vivi_band_init(&b, f))
+		return -EINVAL;
+
+	g = vivi_gen_start(&b, s, scratch);
+	vivi_cache_update(g, false);
+	for (i = 0; i < b.l->nplanes; i++)
+		vivi_overlay_draw(&g->ov, i, f->plane[i], f->stride[i]);
 	g->c->seal = vivi_cache_seal(g->c);
 	return 0;
 }

@@ -261,4 +261,21 @@ size_t vivi_gen_scratch_size(u32 width);
 int vivi_gen_fill(const struct vivi_gen_frame *f,
 		  const struct vivi_gen_settings *s, u32 frame, void *scratch);
 
+/**
+ * vivi_gen_overlay() - draw only the text and the stamp over a frame
+ * @f: format, size, planes and band, as vivi_gen_fill() takes them,
+ *	holding a picture already (from vivi_pack_lines(), say)
+ * @s: the text lines, font, privacy and stamp of these settings; the
+ *	picture's are not used
+ * @scratch: as vivi_gen_fill()'s, and the same area may serve both
+ *
+ * Draws exactly what vivi_gen_fill() draws over its picture: a frame
+ * filled with the text and stamp off, then overlaid with @s, equals one
+ * filled with @s.
+ *
+ * Return: 0, or -EINVAL for what vivi_gen_fill() refuses.
+ */
+int vivi_gen_overlay(const struct vivi_gen_frame *f,
+		     const struct vivi_gen_settings *s, void *scratch);
+
 #endif

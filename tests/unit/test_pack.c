@@ -18,6 +18,8 @@
  *   at an even and an odd size;
  * - pattern: the generator's own picture packed as canonical lines equals
  *   what its palette path draws in every format;
+ * - overlay: text and stamp drawn over a picture by vivi_gen_overlay()
+ *   equal those vivi_gen_fill() draws with it;
  * - bands and errors.
  */
 #include <math.h>
@@ -808,6 +810,78 @@ static void test_pattern(void)
 	}
 }
 
+/* ---- text and stamp over a finished picture ------------------------- */
+
+static u8 tfont[256 * 16];
+
+/*
+ * A frame drawn without text and stamp, then overlaid by
+ * vivi_gen_overlay(), equals the frame drawn with them, in one scratch
+ * area shared by both calls (as a producer's frames and the pattern's
+ * will share a node's), and the pattern drawn after is still right
+ */
+static void overlay_one(const struct tfmt *tf, u32 w, u32 h, bool privacy)
+{
+	static const char *const text[VIVI_GEN_TEXT_LINES] = {
+		"Overlay 1", NULL, "0123456789", "x",
+	};
+	u8 *scratch = xmalloc(vivi_gen_scratch_size(w));
+	struct vivi_gen_settings s, plain;
+	struct vivi_gen_frame f;
+	struct tbuf a, b;
+	int i;
+
+	tset_default(&s, VIVI_PAT_BARS75);
+	s.font = tfont;
+	for (i = 0; i < VIVI_GEN_TEXT_LINES; i++)
+		s.text[i] = text[i];
+	s.stamp = true;
+	s.stamp_seq = 0x12345678;
+	s.stamp_ms = 0x123456789abcull;
+	s.privacy = privacy;
+	plain = s;
+	plain.font = NULL;
+	plain.stamp = false;
+	tbuf_alloc(&a, tf, w, h, 0);
+	tbuf_alloc(&b, tf, w, h, 0);
+	if (tgen(&a, &s, 7))
+		tu_fail("%ux%u: fill refused", w, h);
+	tbuf_frame(&b, &f);
+	if (vivi_gen_fill(&f, &plain, 7, scratch) ||
+	    vivi_gen_overlay(&f, &s, scratch))
+		tu_fail("%ux%u: refused", w, h);
+	else if (!tbuf_equal(&a, &b))
+		tu_fail("%ux%u privacy %d: overlay differs from the fill's", w,
+			h, privacy);
+	tbuf_fill(&b, 0);
+	if (vivi_gen_fill(&f, &s, 7, scratch) || !tbuf_equal(&a, &b))
+		tu_fail("%ux%u: the fill after an overlay differs", w, h);
+	tbuf_free(&a);
+	tbuf_free(&b);
+	free(scratch);
+}
+
+static void test_overlay(void)
+{
+	struct vivi_gen_frame f;
+	struct vivi_gen_settings s;
+	int i;
+
+	tu_make_font(tfont);
+	for (i = 0; i < ntfmts; i++) {
+		overlay_one(&tfmts[i], 160, 120, false);
+		overlay_one(&tfmts[i], 161, 119, false);
+		overlay_one(&tfmts[i], 160, 120, true);
+		tu_done("pack/overlay/%s", tfmts[i].name);
+	}
+	tset_default(&s, 0);
+	memset(&f, 0, sizeof(f));
+	if (vivi_gen_overlay(&f, &s, tfont) != -EINVAL ||
+	    vivi_gen_overlay(NULL, &s, tfont) != -EINVAL)
+		tu_fail("a bad frame taken");
+	tu_done("pack/overlay/errors");
+}
+
 /* ---- bands and errors ----------------------------------------------- */
 
 /*
@@ -960,6 +1034,7 @@ int main(void)
 	test_round();
 	test_convert();
 	test_pattern();
+	test_overlay();
 	test_bands();
 	test_errors();
 	return tu_failed ? 1 : 0;
