@@ -249,7 +249,7 @@ size_t vivi_gen_scratch_size(u32 width);
  *	to two calls at once. The rule that keeps this safe: the cache lives
  *	at the start of the area whoever calls, and everything in it lies at
  *	offsets set by the width alone; a caller that needs scratch of its own
- *	takes it after vivi_gen_scratch_size() bytes (see vivi_jpeg_gen()).
+ *	takes it after vivi_gen_scratch_size() bytes (see vivi_draw_mjpeg()).
  *	The cache's header is sealed: contents that do not match the seal,
  *	whatever wrote them, are never trusted, and a frame is always the
  *	same as one drawn with a fresh area.
