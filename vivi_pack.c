@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The packer of vivi: the one pixel-layout table of the raw formats, and
- * lines of palette indices packed into planes of any of them (the pattern
- * path's fast way: every color of a line is looked up, pre-converted and
- * pre-encoded).
+ * lines packed into the planes of any of them: lines of palette indices
+ * (vivi_convert(), the pattern path's fast way: every color of a line is
+ * looked up, pre-converted and pre-encoded) or canonical lines of any
+ * picture (vivi_pack_lines()), by the same rules.
  *
  * Layout notes: packed 4:2:2 lines are width * 2 bytes, so an odd width
  * ends with half a macropixel (the last Y' and the first chroma byte).

@@ -14,9 +14,9 @@
  *   B'; padding bits and bytes are ignored;
  * - Bayer is demosaiced bilinearly: a pixel keeps its own sample, and
  *   each other channel is the average, rounded half up, of that channel's
- *   sites among its 3 x 3 neighbours inside the frame (4, 2 or 3 at an
- *   edge; only a 1-pixel-wide or -high frame has none: then its own
- *   sample).
+ *   sites among its 3 x 3 neighbours inside the frame (4 or 2, and 1 to
+ *   3 at an edge; only a 1-pixel-wide or -high frame may have none: then
+ *   its own sample).
  * So packing what this unpacks gives the same planes back, for every
  * format but Y16 (exact only for multiples of 257) and the padding bits.
  */
