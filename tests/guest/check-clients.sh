@@ -110,7 +110,7 @@ for size in 640x480 1280x720; do
 		i=$((i + 1))
 	done
 	rm -f /tmp/ff-*-"$size".mkv
-	if ! err=$(ffmpeg -v error -y "$@" "${outs[@]}" 2>&1); then
+	if ! err=$(deadline 400 ffmpeg -v error -y "$@" "${outs[@]}" 2>&1); then
 		fail "ffmpeg: -f v4l2 at $size from 4 devices" "$err"
 	fi
 done
@@ -158,10 +158,13 @@ for run in "YUY2:YUYV:width=[1100,1400],height=[700,800],framerate=[26/1,35/1]:1
 		i=$((i + 1))
 	done
 	rm -f /tmp/gst-*.raw
-	log=$(strace -f -qq -y --seccomp-bpf -e trace=ioctl,read -e signal=none \
+	log=$(deadline 400 strace -f -qq -y --seccomp-bpf -e trace=ioctl,read -e signal=none \
 		-o /tmp/gst.strace gst-launch-1.0 "$@" 2>&1)
 	rc=$?
-	if [ $rc -ne 0 ]; then
+	if [ $rc -eq 124 ]; then
+		fail "gstreamer: $gf, io-mode $MODES" "$log"
+		continue
+	elif [ $rc -ne 0 ]; then
 		fail "gstreamer: $gf, io-mode $MODES" "$(grep -iE 'error|fail' <<<"$log" | head -n 3 | tr '\n' ' ')"
 		continue
 	fi

@@ -150,6 +150,47 @@ check() {
 	fi
 }
 
+# hang_report: what every vivi node and every process in a V4L2 call is
+# doing, for a client that did not finish in its time
+hang_report() {
+	local f p
+	for f in /sys/kernel/debug/vivi/*/stats; do
+		[ -r "$f" ] && echo "$f: $(tr '\n' ';' <"$f")"
+	done
+	for p in /proc/[0-9]*; do
+		case $(cat "$p/comm" 2>/dev/null) in
+		vivi-*|ffmpeg|gst-launch*|v4l2-ctl|python3)
+			echo "$p $(cat "$p/comm") $(cat "$p/wchan" 2>/dev/null):" \
+				"$(tr '\n' ' ' <"$p/stack" 2>/dev/null)" ;;
+		esac
+	done
+	dmesg | tail -n 20
+}
+
+# deadline SECONDS CMD...: run CMD (stdin from /dev/null), killed after
+# SECONDS; then it says so, with a hang_report taken while CMD still ran,
+# and returns 124. A hang becomes its caller's FAIL line, not a stalled run.
+deadline() {
+	local secs=$1 cmd sleeper who rc
+	shift
+	"$@" </dev/null &
+	cmd=$!
+	sleep "$secs" &
+	sleeper=$!
+	wait -n -p who "$cmd" "$sleeper"
+	rc=$?
+	if [ "$who" = "$cmd" ]; then
+		kill "$sleeper" 2>/dev/null
+		wait "$sleeper" 2>/dev/null
+		return $rc
+	fi
+	echo "did not finish in $secs s"
+	hang_report
+	kill -KILL "$cmd" 2>/dev/null
+	wait "$cmd" 2>/dev/null
+	return 124
+}
+
 stage_start() { STAGE=$1; STAGE_T0=$(date +%s.%N); echo "== $STAGE"; }
 stage_end() {
 	awk -v s="$STAGE" -v a="$STAGE_T0" -v b="$(date +%s.%N)" \
