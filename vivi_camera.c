@@ -6,7 +6,7 @@
  *
  * Zoom, pan, tilt, exposure, gain, white balance, gamma, backlight
  * compensation and privacy act on the picture (the formulas are in
- * vivi_gen.h and the README). Focus, sharpness and the power line
+ * vivi_gen.h and docs/device.md). Focus, sharpness and the power line
  * frequency cannot be shown honestly by a synthetic, perfectly sharp and
  * flicker-free scene: they keep their values and, when any differs from
  * its default, appear as a fourth line of the on-screen text.

@@ -270,7 +270,7 @@ static ssize_t vivi_knob_write(struct file *file, const char __user *ubuf,
 
 	if (k < 0)
 		return k;
-	/* decimal, as the README writes them: "010" is ten, not eight */
+	/* decimal, as docs/testing-apps.md writes them: "010" is ten, not eight */
 	ret = kstrtou64_from_user(ubuf, len, 10, &val);
 	if (ret || val > vivi_knobs[k].max) {
 		v4l2_info(&vivi->v4l2_dev,

@@ -299,7 +299,7 @@ suite() {
 		fail "$s: dpkg --purge vivi-dkms" "$(tail -n 3 "$d/purge.log" | tr '\n' ' ')"
 	fi
 	no_leftovers "$s: purge leaves no file behind" "$d"
-	# the README's way: apt purge straight from installed
+	# docs/install.md's way: apt purge straight from installed
 	if install_deb "$r" >"$d/install2.log" 2>&1 &&
 		dkms_has "$r" "$k1" &&
 		in_root "$r" apt-get purge -y -q vivi-dkms >"$d/purge2.log" 2>&1; then

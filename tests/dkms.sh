@@ -4,7 +4,7 @@
 # install for KVER, status, remove. All DKMS state lives under $BUILD/dkms
 # (--dkmstree, --sourcetree, --installtree, a throw-away signing key) and is
 # removed afterwards; install runs with --no-depmod, so the machine's
-# /lib/modules is never touched. Then the README's Secure Boot signing
+# /lib/modules is never touched. Then docs/install.md's Secure Boot signing
 # commands (a MOK made with openssl, the kernel's sign-file) on a copy of
 # vivi.ko. Prints PASS:/FAIL: lines.
 set -uo pipefail
@@ -92,7 +92,7 @@ else
 	pass "remove uninstalls"
 fi
 
-# Secure Boot: the README's commands, on a copy of the module
+# Secure Boot: docs/install.md's commands, on a copy of the module
 mkdir -p "$t/sign"
 if [ ! -f vivi.ko ]; then
 	fail "sign: vivi.ko with a MOK" "no vivi.ko"

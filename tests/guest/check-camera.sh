@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # VM stage: the camera controls (vivi_camera.c). Their ranges and defaults
 # as v4l2-ctl lists them, the auto clusters, bad values, and each effect on
-# the picture checked pixel by pixel against the README's formulas
+# the picture checked pixel by pixel against docs/device.md's formulas
 # (camera.py): zoom, pan and tilt in RGB24 exactly, also in YUYV and MJPEG;
 # exposure, gain, white balance, gamma and backlight compensation at two
 # values each; privacy, with the frame stamp kept; the text line of the
@@ -201,7 +201,7 @@ grab RGB3 "$T/t1.rgb" osd_text=0,saturation=156,focus_automatic_continuous=0,foc
 grab RGB3 "$T/t2.rgb" osd_text=0,saturation=156,sharpness=200
 grab RGB3 "$T/t3.rgb" osd_text=0,saturation=156,power_line_frequency=1
 grab RGB3 "$T/t4.rgb" osd_text=0,saturation=156,power_line_frequency=0
-# each alone: the line reads as the README says, its glyphs checked against
+# each alone: the line reads as docs/device.md says, its glyphs checked against
 # those of the other text lines
 LINES=("$T/t1.rgb" "F120 Sh128 PL60Hz" "$T/t2.rgb" "AF Sh200 PL60Hz"
 	"$T/t3.rgb" "AF Sh128 PL50Hz" "$T/t4.rgb" "AF Sh128 PLoff")

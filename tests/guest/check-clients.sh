@@ -238,7 +238,8 @@ stage_end
 stage_start "Firefox"
 # Firefox probes sizes with TRY_FMT and takes exact matches only: 960x720
 # is one vivi added for it. It picks the format itself; the colors to expect
-# follow from the one vivi streamed (MJPEG is read as limited range, README)
+# follow from the one vivi streamed (MJPEG is read as limited range,
+# docs/device.md)
 for size in 640x480 960x720; do
 	L=$OUT/firefox-$size.log
 	t0=$(date +%s)

@@ -139,7 +139,8 @@ knob corrupt_every 0
 # delivers read by the page. The driver drops every 7th frame: the page must
 # see none of those, and miss at least those and the ones the driver found
 # no buffer for (debug level 1 logs each with its sequence). Under TCG
-# Chromium loses about a third of the frames itself (README): printed.
+# Chromium loses about a third of the frames itself (docs/testing-apps.md):
+# printed.
 L=$OUT/chromium-stamp.log
 echo 1 >/sys/module/vivi/parameters/debug
 k0=$(dmesg | wc -l)
@@ -228,7 +229,7 @@ else
 	fail "faults: a stall ends with the file that streamed" "knob $armed while stalled, '$after' after the close; next stream: $(tail -n 1 "$T/afterstall.txt")"
 fi
 
-# knob values are decimal, as written in the README: 010 is ten
+# knob values are decimal, as written in docs/testing-apps.md: 010 is ten
 knob drop_every 010
 if [ "$(cat "$F/drop_every")" = 10 ]; then
 	pass "faults: knob values are decimal: drop_every 010 reads 10"

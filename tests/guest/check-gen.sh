@@ -301,7 +301,7 @@ fi
 # With 16 buffers queued, every deadline that passed is served when the
 # thread runs again: no sequence number is lost. The first of them is
 # stamped by the frame-end timer, the others when they are really handed
-# over, late and close together (the README's timestamp rule), so the
+# over, late and close together (docs/device.md's timestamp rule), so the
 # timestamps must only keep increasing.
 # Starting a process takes up to seconds under TCG, so the busy loops are
 # started first, each waiting on its own FIFO for the common time (us) at

@@ -4,7 +4,7 @@
 # $VIVI_BUILD/modroot (make install INSTALL_MOD_PATH=..., the kernel's own
 # modules symlinked in, depmod -b), which modprobe -d reads instead of /lib
 # (the guest's / is read-only). Then vivi.conf.example, make load/unload and
-# the "Unknown symbol" failure that the README's troubleshooting explains.
+# the "Unknown symbol" failure that docs/troubleshooting.md explains.
 set -u
 . "$(dirname "$0")/lib.sh"
 

@@ -134,7 +134,7 @@ echo "chromium: result after $(($(date +%s) - t0)) s"
 # what vivi streams, from its own state
 fmt=$(stats "$D" | grep -E '^(streaming|format):' | tr '\n' ' ')
 browser_stop
-# Chromium reads MJPEG as limited range (README): the bars as clients.py
+# Chromium reads MJPEG as limited range (docs/device.md): the bars as clients.py
 # --limited computes them, white 191 as 204
 clients.py chromium "chromium: getUserMedia 1280x720" "$OUT/chromium-mjpeg.log" 1280x720 "vivi 0" 4 --limited
 if grep -q 'streaming: yes format: MJPG 1280x720' <<<"$fmt"; then

@@ -294,8 +294,8 @@ driver_formats() {
 }
 
 # non_nv_formats: driver_formats without the NV* ones, which trip
-# v4l2-compliance 1.22's description check (tool skew, see README), as a
-# formats= value
+# v4l2-compliance 1.22's description check (tool skew, see tests/README.md),
+# as a formats= value
 non_nv_formats() { driver_formats | grep -v '^NV' | paste -sd,; }
 
 # node DRIVER N: the /dev/videoN of instance N of vivi or vivid

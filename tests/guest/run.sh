@@ -18,7 +18,7 @@ ffmpeg -v error -y -f v4l2 -input_format yuyv422 -video_size 640x480 \
 ffprobe -v error -count_frames -show_entries \
 	stream=codec_name,width,height,nb_read_frames -of default=nw=1 \
 	"$OUT/vivi.mkv"
-echo "== v4l2-compliance -s (NV* formats left out: tool skew, see README)"
+echo "== v4l2-compliance -s (NV* formats left out: tool skew, see tests/README.md)"
 unload_vivi
 load_vivi n_devs=2 "formats=$(non_nv_formats)"
 dev=$(vivi_node 0)

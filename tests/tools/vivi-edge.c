@@ -101,7 +101,7 @@ static void check_busy(int fd)
 
 	xioctl(fd, VIDIOC_G_FMT, &f);
 	r = xioctl(fd, VIDIOC_REQBUFS, &rb);
-	/* the generator draws the next frame ahead: at least 8 (README) */
+	/* the generator draws the next frame ahead: at least 8 (docs/device.md) */
 	result(!r && rb.count >= 8, "REQBUFS 2 gives at least 8 buffers",
 	       "r=%d count=%u", r, rb.count);
 	r = xioctl(fd, VIDIOC_S_FMT, &f);
