@@ -14,6 +14,7 @@
 #include <linux/kernel.h>
 
 #include "tconv.h"
+#include "tutil.h"
 #include "vivi_pack.h"
 #include "vivi_unpack.h"
 
@@ -294,4 +295,49 @@ int tc_convert_tolerance(const struct tfmt *from, const struct tfmt *to)
 	if (!tfmt_is_yuv(from) || tfmt_is_yuv(to))
 		return 0;
 	return to->kind == TK_LUMA && to->layout[0] == '1' ? 258 : 1;
+}
+
+/*
+ * @b, converted from @a at the same size, against the reference: @a
+ * unpacked, its colors converted to @b's kind and packed by the rules
+ * (tc_ref_expect()), within tc_convert_tolerance(); 0, or -1 after
+ * tu_fail() with the first pixel that differs
+ */
+int tc_check_convert(const struct tbuf *a, const struct tbuf *b)
+{
+	const struct tfmt *from = a->tf, *to = b->tf;
+	int tol = tc_convert_tolerance(from, to), (*can)[3], (*conv)[3], k;
+	u32 w = a->w, h = a->h, x, y, i;
+	struct dpx *got, e;
+	int ret = 0;
+
+	got = tc_malloc(sizeof(*got) * w * h);
+	can = tc_malloc(sizeof(*can) * w * h);
+	conv = tc_malloc(sizeof(*conv) * w * h);
+	tc_ref_unpack(a, can);
+	for (i = 0; i < w * h; i++)
+		tc_ref_color(tc_native_kind(from), tc_native_kind(to), can[i],
+			     conv[i]);
+	if (tdecode(b, got)) {
+		tu_fail("%s to %s %ux%u: padding bits not set", from->name,
+			to->name, w, h);
+		ret = -1;
+	}
+	for (y = 0; y < h && !ret; y++)
+		for (x = 0; x < w && !ret; x++) {
+			tc_ref_expect(to, w, h, conv, x, y, &e);
+			for (k = 0; k < 3 && !ret; k++)
+				if (e.c[k] >= 0 && got[y * w + x].c[k] >= 0 &&
+				    abs(got[y * w + x].c[k] - e.c[k]) > tol) {
+					tu_fail("%s to %s %ux%u: (%u,%u) channel %d is %d, want %d",
+						from->name, to->name, w, h, x,
+						y, k, got[y * w + x].c[k],
+						e.c[k]);
+					ret = -1;
+				}
+		}
+	free(got);
+	free(can);
+	free(conv);
+	return ret;
 }

@@ -61,5 +61,10 @@ void tc_ref_expect(const struct tfmt *tf, u32 w, u32 h, int (*conv)[3],
  * Y'CbCr became R'G'B' 1 step of the sample, 257 + 1 for Y16
  */
 int tc_convert_tolerance(const struct tfmt *from, const struct tfmt *to);
+/*
+ * @b, converted from @a at the same size, against the reference within
+ * that tolerance: 0, or -1 after tu_fail() naming the first pixel off
+ */
+int tc_check_convert(const struct tbuf *a, const struct tbuf *b);
 
 #endif
