@@ -589,6 +589,211 @@ static void vivi_conv_copy(const struct vivi_conv *c)
 	}
 }
 
+/* ---- Y'CbCr to Y'CbCr at one size ---------------------------------- */
+
+/**
+ * struct vivi_yuv_line - where the samples of one frame line lie
+ * @y: its first Y'
+ * @ys: bytes from one Y' to the next
+ * @c: its first Cb and Cr
+ * @cs: bytes from one chroma sample to the next
+ * @pk: packed 4:2:2's layout, else NULL
+ */
+struct vivi_yuv_line {
+	u8 *y;
+	u32 ys;
+	u8 *c[2];
+	u32 cs;
+	const struct vivi_plane_desc *pk;
+};
+
+/* Frame line @y of @f, laid out as @b says, its planes from @b's band on */
+static void vivi_yuv_at(const struct vivi_gen_frame *f,
+			const struct vivi_band *b, u32 y,
+			struct vivi_yuv_line *v)
+{
+	const struct vivi_plane_desc *pd;
+	u32 p, r0, r1;
+	u8 *s;
+
+	v->pk = NULL;
+	for (p = 0; p < b->l->nplanes; p++) {
+		pd = &b->l->pl[p];
+		vivi_band_rows(b, pd, &r0, &r1);
+		s = f->plane[p] + (size_t)(y / pd->vsub - r0) * f->stride[p];
+		switch (pd->type) {
+		case VIVI_PT_PACKED:
+			v->y = s + pd->off[0];
+			v->ys = 2;
+			v->c[0] = s + pd->off[1];
+			v->c[1] = s + pd->off[3];
+			v->cs = 4;
+			v->pk = pd;
+			break;
+		case VIVI_PT_ENC:
+			v->y = s;
+			v->ys = 1;
+			break;
+		case VIVI_PT_CHROMA:
+			v->c[pd->off[0] - 1] = s;
+			v->cs = 1;
+			break;
+		default:
+			v->c[pd->off[0] - 1] = s;
+			v->c[pd->off[1] - 1] = s + 1;
+			v->cs = 2;
+			break;
+		}
+	}
+}
+
+/*
+ * The byte of chroma channel @i (0 Cb, 1 Cr) of the half macropixel that
+ * ends an odd-width packed line at sample @k, or NULL where it has none
+ */
+static u8 *vivi_yuv_half(const struct vivi_yuv_line *v, u32 i, u32 k)
+{
+	u32 o = v->pk->off[i ? 3 : 1];
+
+	return o < 2 ? v->y - v->pk->off[0] + 4 * k + o : NULL;
+}
+
+/*
+ * Chroma sample @k of channel @i, the last of an odd width: as the
+ * unpacker reads it (a half macropixel lacks one chroma byte: the
+ * macropixel before gives it, or 128)
+ */
+static u32 vivi_yuv_get(const struct vivi_yuv_line *v, u32 i, u32 k)
+{
+	const u8 *s;
+
+	if (!v->pk)
+		return v->c[i][k * v->cs];
+	s = vivi_yuv_half(v, i, k);
+	if (s)
+		return *s;
+	return k ? v->c[i][(k - 1) * v->cs] : 128;
+}
+
+/* The same, written as the packer writes it */
+static void vivi_yuv_put(const struct vivi_yuv_line *v, u32 i, u32 k, u8 c)
+{
+	u8 *d;
+
+	if (!v->pk) {
+		v->c[i][k * v->cs] = c;
+		return;
+	}
+	d = vivi_yuv_half(v, i, k);
+	if (d)
+		*d = c;
+}
+
+/* @n samples from @s, one each @ss bytes, to @d, one each @ds bytes */
+static __always_inline void vivi_step_copy_n(u8 *d, u32 ds, const u8 *s,
+					     u32 ss, u32 n)
+{
+	u32 k;
+
+	for (k = 0; k + 4 <= n; k += 4, d += 4 * ds, s += 4 * ss) {
+		d[0] = s[0];
+		d[ds] = s[ss];
+		d[2 * ds] = s[2 * ss];
+		d[3 * ds] = s[3 * ss];
+	}
+	for (; k < n; k++, d += ds, s += ss)
+		*d = *s;
+}
+
+/* The same, each the rounded mean of the samples at @a and at @b */
+static __always_inline void vivi_step_avg_n(u8 *d, u32 ds, const u8 *a,
+					    const u8 *b, u32 ss, u32 n)
+{
+	u32 k;
+
+	for (k = 0; k < n; k++, d += ds, a += ss, b += ss)
+		*d = (*a + *b + 1) >> 1;
+}
+
+/* Strides as one number, for a switch over the ones layouts have */
+#define STEPS(ds, ss)	((ds) << 4 | (ss))
+
+/*
+ * vivi_step_copy_n() and vivi_step_avg_n() (@b non-NULL) with the strides
+ * as constants: the layouts have a few, and constant ones let the compiler
+ * address each sample directly
+ */
+static void vivi_step(u8 *d, u32 ds, const u8 *a, const u8 *b, u32 ss,
+		      u32 n)
+{
+	switch (b ? 0 : STEPS(ds, ss)) {
+	case STEPS(1, 1):
+		memcpy(d, a, n);
+		break;
+	case STEPS(1, 2):
+		vivi_step_copy_n(d, 1, a, 2, n);
+		break;
+	case STEPS(2, 1):
+		vivi_step_copy_n(d, 2, a, 1, n);
+		break;
+	case STEPS(1, 4):
+		vivi_step_copy_n(d, 1, a, 4, n);
+		break;
+	case STEPS(4, 1):
+		vivi_step_copy_n(d, 4, a, 1, n);
+		break;
+	case STEPS(2, 4):
+		vivi_step_copy_n(d, 2, a, 4, n);
+		break;
+	case STEPS(4, 2):
+		vivi_step_copy_n(d, 4, a, 2, n);
+		break;
+	case STEPS(2, 2):
+		vivi_step_copy_n(d, 2, a, 2, n);
+		break;
+	case STEPS(4, 4):
+		vivi_step_copy_n(d, 4, a, 4, n);
+		break;
+	default:
+		if (b)
+			vivi_step_avg_n(d, ds, a, b, ss, n);
+		else
+			vivi_step_copy_n(d, ds, a, ss, n);
+		break;
+	}
+}
+
+/*
+ * Y'CbCr of one layout into another of one size, sample by sample: the
+ * same bytes as unpacking and packing give (chroma replicated, then
+ * averaged over the pixels a sample covers), without canonical lines
+ */
+static void vivi_conv_yuv(const struct vivi_conv *c, const struct vivi_band *sb)
+{
+	u32 w = c->b.w, n = w / 2, y, yb, i;
+	bool sub = c->b.l->pl[c->b.l->nplanes - 1].vsub == 2;
+	struct vivi_yuv_line s, s2, d;
+
+	for (y = c->b.y0; y < c->b.y1; y++) {
+		vivi_yuv_at(c->src, sb, y, &s);
+		vivi_yuv_at(c->dst, &c->b, y, &d);
+		vivi_step(d.y, d.ys, s.y, NULL, s.ys, w);
+		if (sub && (y & 1))
+			continue;
+		/* a 4:2:0 sample covers this line and the next, if any */
+		yb = sub ? min(y + 1, c->b.h - 1) : y;
+		vivi_yuv_at(c->src, sb, yb, &s2);
+		for (i = 0; i < 2; i++) {
+			vivi_step(d.c[i], d.cs, s.c[i],
+				  s2.c[i] == s.c[i] ? NULL : s2.c[i], s.cs, n);
+			if (w & 1)
+				vivi_yuv_put(&d, i, n, (vivi_yuv_get(&s, i, n) +
+						       vivi_yuv_get(&s2, i, n) +
+						       1) >> 1);
+		}
+	}
+}
+
 /**
  * vivi_scale_frame() - a frame of one raw format into another, scaled
  * @src: a whole frame (no band) of any format of the packer's table
@@ -626,6 +831,10 @@ int vivi_scale_frame(const struct vivi_gen_frame *src,
 		return -EINVAL;
 	if (src->fourcc == dst->fourcc && sb.w == c.b.w && sb.h == c.b.h) {
 		vivi_conv_copy(&c);
+		return 0;
+	}
+	if (sb.l->yuv && c.b.l->yuv && sb.w == c.b.w && sb.h == c.b.h) {
+		vivi_conv_yuv(&c, &sb);
 		return 0;
 	}
 	p = PTR_ALIGN((u8 *)scratch, SCALE_ALIGN);

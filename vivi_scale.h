@@ -11,6 +11,10 @@
  *   per plane (of the lines the destination band covers; the source's
  *   padding between lines comes along);
  * - the same format and size, a stride differs: a memcpy per line;
+ * - the same size, Y'CbCr into another Y'CbCr layout: Y' copied, chroma
+ *   copied or, into 4:2:0 from 4:2:2, the rounded mean of two lines,
+ *   sample by sample between the planes (the same bytes as the next path
+ *   gives, which replicates the chroma and averages it again);
  * - the same size, another format: the source unpacked straight into the
  *   destination's kind of color (vivi_unpack_lines()), then packed
  *   (vivi_pack_lines()), a band of lines at a time;

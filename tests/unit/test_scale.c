@@ -14,8 +14,9 @@
  * - letterbox: the bars are each format's black and the picture lies in
  *   its rectangle, read back by tfmt.c's decoder; crop: the centre;
  * - extremes: 16x16 to 3840x2160 and back, odd sizes;
- * - pairs: every ordered pair of the 24 formats at one size, other
- *   strides, against the reference conversion of tconv.c;
+ * - pairs: every ordered pair of the 24 formats at one size (even, odd,
+ *   one pixel wide), other strides, against the reference conversion of
+ *   tconv.c;
  * - random: 2000 random sizes, strides, aspects, format pairs and bands,
  *   scratch full of garbage, under ASan: flat stays flat, nothing past a
  *   line is written, bands equal the whole frame;
@@ -1011,6 +1012,8 @@ static void test_pairs(void)
 		for (j = 0; j < ntfmts; j++) {
 			pair_one(&tfmts[i], &tfmts[j], 33, 17);
 			pair_one(&tfmts[i], &tfmts[j], 34, 18);
+			pair_one(&tfmts[i], &tfmts[j], 1, 3);
+			pair_one(&tfmts[i], &tfmts[j], 5, 2);
 		}
 		tu_done("scale/pairs/%s-to-all", tfmts[i].name);
 	}
