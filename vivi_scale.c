@@ -172,8 +172,9 @@ static size_t vivi_al(size_t n)
 static size_t vivi_scaler_bytes(u32 sw, u32 dw)
 {
 	return vivi_al((size_t)sw * 3) + vivi_al((size_t)dw * 4) +
-	       vivi_al((size_t)dw * 2) + vivi_al(((size_t)sw + 2 * dw) * 2) +
-	       2 * vivi_al((size_t)dw * 6) + vivi_al((size_t)dw * 12);
+	       vivi_al(((size_t)sw + 2 * dw) * 2) +
+	       VIVI_SCALE_SLOTS * vivi_al((size_t)dw * 6) +
+	       vivi_al((size_t)dw * 12);
 }
 
 /* Bytes of the converter's band of canonical lines */
@@ -210,20 +211,31 @@ static void *vivi_carve(u8 **p, size_t n)
 	return r;
 }
 
-/* The horizontal taps of every picture column */
+/*
+ * The horizontal taps of every picture column, as many for each (zero
+ * weights pad the columns with fewer, the first moved back where the line
+ * would end): a loop of one count, which the hot path unrolls. At most
+ * ceil(in / out) + 1 taps a column: the weights fit in @sw + 2 * @dw.
+ */
 static void vivi_scale_htaps(struct vivi_scale *s)
 {
+	u32 i, k, first, lead, nmax = 0;
 	struct vivi_taps t;
-	u32 i, k, nw = 0;
+	u16 *w = s->hw;
 
-	s->h2 = true;
 	for (i = 0; i < s->pic.w; i++) {
 		vivi_taps_at(&t, s->crop.w, s->pic.w, i);
-		s->hoff[i] = 3 * (s->crop.x + t.first);
-		s->hn[i] = t.n;
-		s->h2 &= t.n == 2;
-		for (k = 0; k < t.n; k++)
-			s->hw[nw++] = vivi_tap_weight(&t, k);
+		nmax = max(nmax, t.n);
+	}
+	s->hn = nmax;
+	for (i = 0; i < s->pic.w; i++, w += nmax) {
+		vivi_taps_at(&t, s->crop.w, s->pic.w, i);
+		first = min(s->crop.x + t.first, s->sw - nmax);
+		lead = s->crop.x + t.first - first;
+		s->hoff[i] = 3 * first;
+		for (k = 0; k < nmax; k++)
+			w[k] = k >= lead && k - lead < t.n ?
+			       vivi_tap_weight(&t, k - lead) : 0;
 	}
 }
 
@@ -238,6 +250,7 @@ static void vivi_scale_htaps(struct vivi_scale *s)
  */
 int vivi_scale_init(struct vivi_scale *s, void *scratch)
 {
+	u32 k;
 	u8 *p;
 
 	if (!s || !scratch || !s->line || s->aspect >= VIVI_ASPECT_COUNT ||
@@ -251,14 +264,12 @@ int vivi_scale_init(struct vivi_scale *s, void *scratch)
 	p = PTR_ALIGN((u8 *)scratch, SCALE_ALIGN);
 	s->buf = vivi_carve(&p, (size_t)s->sw * 3);
 	s->hoff = vivi_carve(&p, (size_t)s->dw * 4);
-	s->hn = vivi_carve(&p, (size_t)s->dw * 2);
 	s->hw = vivi_carve(&p, ((size_t)s->sw + 2 * s->dw) * 2);
-	s->slot[0] = vivi_carve(&p, (size_t)s->dw * 6);
-	s->slot[1] = vivi_carve(&p, (size_t)s->dw * 6);
+	for (k = 0; k < VIVI_SCALE_SLOTS; k++) {
+		s->slot[k] = vivi_carve(&p, (size_t)s->dw * 6);
+		s->tag[k] = NO_LINE;
+	}
 	s->acc = vivi_carve(&p, (size_t)s->dw * 12);
-	s->tag[0] = NO_LINE;
-	s->tag[1] = NO_LINE;
-	s->last = 0;
 	vivi_scale_htaps(s);
 	return 0;
 }
@@ -266,31 +277,22 @@ int vivi_scale_init(struct vivi_scale *s, void *scratch)
 /* ---- the passes ----------------------------------------------------- */
 
 /* Crop line @src (a whole source line) filtered horizontally into @d */
-static void vivi_hpass(const struct vivi_scale *s, const u8 *src, u16 *d)
+static __always_inline void vivi_hpass_n(const struct vivi_scale *s,
+					 const u8 *src, u16 *d, u32 n)
 {
-	const u32 *off = s->hoff;
 	const u16 *w = s->hw;
 	u32 i, k, a, b, c;
 	const u8 *p;
 
-	if (s->h2) {
-		for (i = 0; i < s->pic.w; i++, d += 3, w += 2) {
-			p = src + off[i];
-			d[0] = (w[0] * p[0] + w[1] * p[3] + 32) >> 6;
-			d[1] = (w[0] * p[1] + w[1] * p[4] + 32) >> 6;
-			d[2] = (w[0] * p[2] + w[1] * p[5] + 32) >> 6;
-		}
-		return;
-	}
-	for (i = 0; i < s->pic.w; i++, d += 3) {
-		p = src + off[i];
+	for (i = 0; i < s->pic.w; i++, d += 3, w += n) {
+		p = src + s->hoff[i];
 		a = 0;
 		b = 0;
 		c = 0;
-		for (k = s->hn[i]; k; k--, p += 3, w++) {
-			a += *w * p[0];
-			b += *w * p[1];
-			c += *w * p[2];
+		for (k = 0; k < n; k++, p += 3) {
+			a += w[k] * p[0];
+			b += w[k] * p[1];
+			c += w[k] * p[2];
 		}
 		d[0] = (a + 32) >> 6;
 		d[1] = (b + 32) >> 6;
@@ -298,47 +300,70 @@ static void vivi_hpass(const struct vivi_scale *s, const u8 *src, u16 *d)
 	}
 }
 
-/* Crop line @r filtered horizontally: from a slot, or into the other */
-static const u16 *vivi_hline(struct vivi_scale *s, u32 r)
+/* The same, the tap counts of bilinear and of shrinking by up to 3 unrolled */
+static void vivi_hpass(const struct vivi_scale *s, const u8 *src, u16 *d)
 {
-	const u8 *line;
-	u32 k;
+	switch (s->hn) {
+	case 1:
+		vivi_hpass_n(s, src, d, 1);
+		break;
+	case 2:
+		vivi_hpass_n(s, src, d, 2);
+		break;
+	case 3:
+		vivi_hpass_n(s, src, d, 3);
+		break;
+	case 4:
+		vivi_hpass_n(s, src, d, 4);
+		break;
+	default:
+		vivi_hpass_n(s, src, d, s->hn);
+		break;
+	}
+}
 
-	for (k = 0; k < 2; k++)
-		if (s->tag[k] == r) {
-			s->last = k;
+/*
+ * Crop line @r filtered horizontally: from a slot, or into one that holds
+ * no line of [@lo, @r) (those the picture line being made uses), an empty
+ * one first, else the one of the lowest line
+ */
+static const u16 *vivi_hline(struct vivi_scale *s, u32 r, u32 lo)
+{
+	u32 k, v = VIVI_SCALE_SLOTS;
+	const u8 *line;
+
+	for (k = 0; k < VIVI_SCALE_SLOTS; k++) {
+		if (s->tag[k] == r)
 			return s->slot[k];
-		}
-	k = !s->last;
+		if (s->tag[k] >= lo && s->tag[k] < r)
+			continue;
+		/* NO_LINE + 1 wraps to 0: empty slots first */
+		if (v == VIVI_SCALE_SLOTS || s->tag[k] + 1 < s->tag[v] + 1)
+			v = k;
+	}
 	line = s->line(s->ctx, s->crop.y + r, s->buf);
 	if (!line)
 		return NULL;
-	vivi_hpass(s, line, s->slot[k]);
-	s->tag[k] = r;
-	s->last = k;
-	return s->slot[k];
+	vivi_hpass(s, line, s->slot[v]);
+	s->tag[v] = r;
+	return s->slot[v];
 }
 
-/* One line, weight VIVI_SCALE_ONE: back to 8 bits */
-static void vivi_vpass1(u8 *d, const u16 *a, u32 n)
+/* Lines @a weighted @w (their sum VIVI_SCALE_ONE) back to 8 bits */
+static __always_inline void vivi_vpass_n(u8 *d, const u16 *const *a,
+					 const u32 *w, u32 m, u32 n)
 {
-	u32 k;
+	u32 k, j, v;
 
-	for (k = 0; k < n; k++)
-		d[k] = (a[k] + 128) >> 8;
+	for (k = 0; k < n; k++) {
+		v = 1u << 21;
+		for (j = 0; j < m; j++)
+			v += w[j] * a[j][k];
+		d[k] = v >> 22;
+	}
 }
 
-/* Two lines weighted @wa and @wb, which sum to VIVI_SCALE_ONE */
-static void vivi_vpass2(u8 *d, const u16 *a, const u16 *b, u32 wa, u32 wb,
-			u32 n)
-{
-	u32 k;
-
-	for (k = 0; k < n; k++)
-		d[k] = (wa * a[k] + wb * b[k] + (1u << 21)) >> 22;
-}
-
-/* Picture line @i from three or more crop lines, through @s->acc */
+/* Picture line from more crop lines than there are slots, through @s->acc */
 static int vivi_vpass_area(struct vivi_scale *s, const struct vivi_taps *t,
 			   u8 *d)
 {
@@ -347,7 +372,8 @@ static int vivi_vpass_area(struct vivi_scale *s, const struct vivi_taps *t,
 
 	for (j = 0; j < t->n; j++) {
 		w = vivi_tap_weight(t, j);
-		a = vivi_hline(s, t->first + j);
+		/* each line is used at once: none to keep */
+		a = vivi_hline(s, t->first + j, t->first + j);
 		if (!a)
 			return -EINVAL;
 		if (!j) {
@@ -366,36 +392,49 @@ static int vivi_vpass_area(struct vivi_scale *s, const struct vivi_taps *t,
 /* Picture line @i into @d (the picture's part of a destination line) */
 static int vivi_scale_row(struct vivi_scale *s, u32 i, u8 *d)
 {
-	u32 n = 3 * s->pic.w, w0, r;
-	const u16 *a, *b;
-	const u8 *line;
+	u32 w[VIVI_SCALE_SLOTS], r[VIVI_SCALE_SLOTS], n = 3 * s->pic.w;
+	const u16 *a[VIVI_SCALE_SLOTS];
+	u32 k, m = 0, wk;
 	struct vivi_taps t;
+	const u8 *line;
 
 	vivi_taps_at(&t, s->crop.h, s->pic.h, i);
-	if (t.n > 2)
+	if (t.n > VIVI_SCALE_SLOTS)
 		return vivi_vpass_area(s, &t, d);
-	w0 = vivi_tap_weight(&t, 0);
-	if (w0 && w0 < VIVI_SCALE_ONE) {
-		a = vivi_hline(s, t.first);
-		b = a ? vivi_hline(s, t.first + 1) : NULL;
-		if (!b)
-			return -EINVAL;
-		vivi_vpass2(d, a, b, w0, VIVI_SCALE_ONE - w0, n);
-		return 0;
+	for (k = 0; k < t.n; k++) {
+		wk = vivi_tap_weight(&t, k);
+		if (wk) {
+			w[m] = wk;
+			r[m++] = t.first + k;
+		}
 	}
-	r = t.first + !w0;
-	if (s->crop.w == s->pic.w) {
+	if (m == 1 && s->crop.w == s->pic.w) {
 		/* one to one across and one line: a copy */
-		line = s->line(s->ctx, s->crop.y + r, s->buf);
+		line = s->line(s->ctx, s->crop.y + r[0], s->buf);
 		if (!line)
 			return -EINVAL;
 		memcpy(d, line + 3 * s->crop.x, n);
 		return 0;
 	}
-	a = vivi_hline(s, r);
-	if (!a)
-		return -EINVAL;
-	vivi_vpass1(d, a, n);
+	for (k = 0; k < m; k++) {
+		a[k] = vivi_hline(s, r[k], r[0]);
+		if (!a[k])
+			return -EINVAL;
+	}
+	switch (m) {
+	case 1:
+		vivi_vpass_n(d, a, w, 1, n);
+		break;
+	case 2:
+		vivi_vpass_n(d, a, w, 2, n);
+		break;
+	case 3:
+		vivi_vpass_n(d, a, w, 3, n);
+		break;
+	default:
+		vivi_vpass_n(d, a, w, 4, n);
+		break;
+	}
 	return 0;
 }
 
@@ -429,8 +468,8 @@ static void vivi_black(u8 *d, u32 kind, u32 n)
  *	lines are of @s->kind)
  *
  * Lines may be asked for in any order; in order, each source line the
- * filters need is fetched and filtered horizontally once (twice at most
- * when bilinear shrinks nothing: the two lines kept serve the next line).
+ * filters need is fetched and filtered horizontally once (the last
+ * VIVI_SCALE_SLOTS of them are kept for the next destination lines).
  *
  * Return: 0, or -EINVAL for lines outside the frame, a short @dst stride,
  * or a source line @s->line could not give.

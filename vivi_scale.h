@@ -40,6 +40,8 @@ struct vivi_lines;
 #define VIVI_SCALE_ONE		16384u
 /* Destination lines scaled, or unpacked, before each call of the packer */
 #define VIVI_SCALE_BAND		16
+/* Source lines kept filtered across: a destination line of up to 4 taps */
+#define VIVI_SCALE_SLOTS	4
 
 /**
  * enum vivi_aspect - how a picture of another shape fills the frame
@@ -90,13 +92,11 @@ struct vivi_rect {
  *	vivi_scale_init()
  * @buf: scratch for @line, 3 * @sw bytes
  * @hoff: per picture column, the byte of its first tap in a source line
- * @hn: per picture column, its taps
- * @hw: the taps' weights, column after column
- * @h2: every picture column has two taps, neighbours
- * @slot: two source lines filtered horizontally, 8.8 fixed point
+ * @hn: the taps of every picture column (zero weights pad the fewer)
+ * @hw: the taps' weights, @hn a column, column after column
+ * @slot: source lines filtered horizontally, 8.8 fixed point
  * @tag: the crop line each slot holds, or ~0
- * @last: the slot used last
- * @acc: the vertical sum of a line with more than two taps
+ * @acc: the vertical sum of a line with more taps than slots
  *
  * Per-call state on the caller's stack, pointing into the caller's
  * scratch; no lock. The vertical taps are computed per line as needed, so
@@ -115,12 +115,10 @@ struct vivi_scale {
 	struct vivi_rect pic;
 	u8 *buf;
 	u32 *hoff;
-	u16 *hn;
+	u32 hn;
 	u16 *hw;
-	bool h2;
-	u16 *slot[2];
-	u32 tag[2];
-	u32 last;
+	u16 *slot[VIVI_SCALE_SLOTS];
+	u32 tag[VIVI_SCALE_SLOTS];
 	u32 *acc;
 };
 
