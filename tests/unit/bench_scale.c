@@ -54,7 +54,8 @@ enum { T_VIVI, T_MEMCPY, T_SWS_C, T_SWS_SIMD, T_N };
  * struct job - one conversion, set up for every contender
  * @a: the source frame
  * @b: vivi's destination
- * @s: libswscale's destination
+ * @s: libswscale's destinations, SIMD off and on (each contender writes
+ *	its own: a destination another just wrote would be in the cache)
  * @aspect: enum vivi_aspect
  * @crop: the source pixels shown
  * @pic: where they lie in @b
@@ -65,7 +66,7 @@ enum { T_VIVI, T_MEMCPY, T_SWS_C, T_SWS_SIMD, T_N };
  * @mc_bytes: the larger frame's bytes
  */
 struct job {
-	struct tbuf a, b, s;
+	struct tbuf a, b, s[2];
 	u32 aspect;
 	struct vivi_rect crop, pic;
 	struct SwsContext *sws[2];
@@ -110,7 +111,7 @@ static struct SwsContext *sws_for(const struct job *j, bool simd)
 	if (!simd)
 		flags |= SWS_BITEXACT | SWS_ACCURATE_RND;
 	return sws_getContext(j->crop.w, j->crop.h, av_of(j->a.tf), j->pic.w,
-			      j->pic.h, av_of(j->s.tf), flags, NULL, NULL,
+			      j->pic.h, av_of(j->b.tf), flags, NULL, NULL,
 			      NULL);
 }
 
@@ -122,10 +123,12 @@ static void job_init(struct job *j, const struct tfmt *from,
 	memset(j, 0, sizeof(*j));
 	tbuf_alloc(&j->a, from, s[0], s[1], 0);
 	tbuf_alloc(&j->b, to, s[2], s[3], 0);
-	tbuf_alloc(&j->s, to, s[2], s[3], 0);
 	tc_random_planes(&j->a);
 	tbuf_fill(&j->b, 0);
-	tbuf_fill(&j->s, 0);
+	for (k = 0; k < 2; k++) {
+		tbuf_alloc(&j->s[k], to, s[2], s[3], 0);
+		tbuf_fill(&j->s[k], 0);
+	}
 	j->aspect = aspect;
 	vivi_scale_geometry(s[0], s[1], s[2], s[3], aspect, &j->crop,
 			    &j->pic);
@@ -155,7 +158,8 @@ static void job_free(struct job *j)
 	free(j->mc_dst);
 	tbuf_free(&j->a);
 	tbuf_free(&j->b);
-	tbuf_free(&j->s);
+	tbuf_free(&j->s[0]);
+	tbuf_free(&j->s[1]);
 }
 
 /* The bytes of a black pixel pair of plane @p of @tf */
@@ -176,10 +180,9 @@ static void black_pair(const struct tfmt *tf, int p, u8 *px, u32 *n)
 		*n = 1;
 }
 
-/* libswscale's bars: black outside the picture's rectangle */
-static void sws_bars(const struct job *j)
+/* libswscale's bars in @b: black outside the picture's rectangle */
+static void sws_bars(const struct job *j, const struct tbuf *b)
 {
-	const struct tbuf *b = &j->s;
 	u32 r, x, n, rows, lb, x0, x1;
 	u8 px[8], *line;
 	int p;
@@ -208,6 +211,7 @@ static void sws_bars(const struct job *j)
 
 static void sws_run(const struct job *j, bool simd)
 {
+	const struct tbuf *b = &j->s[simd];
 	const u8 *src[4] = { NULL };
 	u8 *dst[4] = { NULL };
 	int ss[4] = { 0 }, ds[4] = { 0 }, p;
@@ -216,14 +220,14 @@ static void sws_run(const struct job *j, bool simd)
 		src[p] = plane_at(&j->a, p, j->crop.x, j->crop.y);
 		ss[p] = j->a.stride[p];
 	}
-	for (p = 0; p < j->s.np; p++) {
-		dst[p] = plane_at(&j->s, p, j->pic.x, j->pic.y);
-		ds[p] = j->s.stride[p];
+	for (p = 0; p < b->np; p++) {
+		dst[p] = plane_at(b, p, j->pic.x, j->pic.y);
+		ds[p] = b->stride[p];
 	}
 	av_force_cpu_flags(simd ? -1 : 0);
 	sws_scale(j->sws[simd], src, ss, 0, j->crop.h, dst, ds);
-	if (j->pic.w != j->s.w || j->pic.h != j->s.h)
-		sws_bars(j);
+	if (j->pic.w != b->w || j->pic.h != b->h)
+		sws_bars(j, b);
 }
 
 static void step(struct job *j, int k)
