@@ -25,6 +25,7 @@
 #   make unit         the unit tests in userspace; T=pack only the test
 #                     binaries whose name contains "pack" (T="pack config")
 #   make fuzz         the ioctl fuzzer alone in the VM, FUZZ_SECS (600) long
+#   make bench        the pure code's speed tables in userspace (tests/unit)
 #   make bench-vm     vivi against vivid in the VM: docs/benchmarks.md
 #   sudo make load    load on this machine (V4L2 core modules first)
 #   sudo make install install to /lib/modules/KVER/updates, then depmod
@@ -46,8 +47,8 @@ export KVER KDIR BUILD VIVI_KVER
 # Module parameters for 'make load', e.g. make load ARGS="n_devs=2"
 ARGS ?=
 
-.PHONY: all modules strict deps deps-run deps-deb run check check-full \
-	check-kernels check-deb check-fresh check-mutants fuzz unit \
+.PHONY: all modules strict deps deps-run deps-deb deps-bench run check \
+	check-full check-kernels check-deb check-fresh check-mutants fuzz unit \
 	bench bench-vm tools deb sign \
 	load unload install uninstall dkms dkms-add dkms-remove lint clean help
 
@@ -69,6 +70,9 @@ deps-run:
 
 deps-deb:
 	tests/deps.sh deb
+
+deps-bench:
+	tests/deps.sh bench
 
 # only what building, booting the VM and capturing need (tests/deps.sh run)
 run: deps-run
@@ -157,7 +161,7 @@ $(BUILD)/tools/vivi-transit: tests/tools/vivi-transit.c tests/tools/vivi-tool.h 
 unit:
 	$(MAKE) -C tests/unit
 
-bench:
+bench: deps-bench
 	$(MAKE) -C tests/unit bench
 
 # vivi and vivid side by side in one VM boot; writes docs/benchmarks.md and

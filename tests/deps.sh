@@ -6,9 +6,11 @@
 #   tests/deps.sh [SET...]
 #
 # SET: run (make run: build vivi.ko, boot the VM, capture, check the bars),
-# deb (make deb: build the vivi-dkms package and lint it) or check (make
-# check: run's and everything the whole suite adds; the default). check
-# also installs the second kernel (install_kernel2).
+# deb (make deb: build the vivi-dkms package and lint it), bench (make
+# bench: v4l2-tpg's source, libjpeg-turbo and libswscale to compare with)
+# or check (make check: run's and everything the whole suite adds, and
+# bench's; the default). check also installs the second kernel
+# (install_kernel2).
 set -euo pipefail
 # make run: the build (compiler, headers), vm.sh (qemu, busybox-static,
 # cpio and the compressors of the initramfs and of the kernel's modules,
@@ -21,6 +23,10 @@ run_pkgs=(
 )
 # make deb: dpkg-buildpackage with debhelper and dh_dkms, then lintian
 deb_pkgs=(build-essential debhelper dh-dkms lintian)
+# make bench: the pure code next to the kernel's v4l2-tpg (linux-source),
+# libjpeg-turbo and libswscale (found through pkg-config)
+bench_pkgs=(build-essential pkg-config linux-source-6.1 libturbojpeg0-dev
+	libswscale-dev)
 # make check adds: sparse (strict build), the clients (GStreamer, OpenCV,
 # Chromium, Firefox, PipeWire), DKMS, checkpatch (linux-source), the suite
 # roots (debootstrap), the unit tests' libjpeg and node
@@ -31,6 +37,7 @@ check_pkgs=(
 	python3-opencv chromium firefox-esr strace debootstrap
 	pipewire pipewire-bin wireplumber gstreamer1.0-pipewire dbus
 	libjpeg62-turbo-dev libjpeg-turbo-progs libturbojpeg0-dev nodejs
+	"${bench_pkgs[@]}"
 )
 # The second kernel the suite builds for and boots: the newest of this series
 # in Debian bookworm-backports (see install_kernel2)
@@ -42,8 +49,9 @@ for set in "$@"; do
 	case "$set" in
 	run) pkgs+=("${run_pkgs[@]}") ;;
 	deb) pkgs+=("${deb_pkgs[@]}") ;;
+	bench) pkgs+=("${bench_pkgs[@]}") ;;
 	check) pkgs+=("${check_pkgs[@]}") kernel2=1 ;;
-	*) echo "deps: no package set '$set' (run, deb, check)" >&2; exit 2 ;;
+	*) echo "deps: no package set '$set' (run, deb, bench, check)" >&2; exit 2 ;;
 	esac
 done
 missing=()

@@ -50,6 +50,7 @@ run test_band ./test_band
 run test_camera ./test_camera
 run test_jpeg ./test_jpeg
 run test_pack ./test_pack
+run test_scale ./test_scale
 run test_scratch ./test_scratch "${SCRATCH_SEED:-20261206}"
 run test_config ./test_config "${CONFIG_SEED:-20261206}"
 rm -rf stamp-frames && mkdir stamp-frames

@@ -13,7 +13,7 @@
  *   P for P = pack(C); unpack(pack(C)) within a stated tolerance of C on
  *   smooth content;
  * - convert: every ordered pair of the 24 formats, random source planes
- *   unpacked and packed again, against a reference written here from the
+ *   unpacked and packed again, against the reference of tconv.c, from the
  *   format definitions (tfmt.c's decoder, per-pixel BT.601 in doubles),
  *   at an even and an odd size;
  * - pattern: the generator's own picture packed as canonical lines equals
@@ -31,6 +31,7 @@
 #include <linux/kernel.h>
 #include <linux/videodev2.h>
 
+#include "tconv.h"
 #include "tfmt.h"
 #include "tutil.h"
 #include "vivi_gen.h"
@@ -146,102 +147,6 @@ static void test_geometry(void)
 
 /* ---- helpers -------------------------------------------------------- */
 
-static u64 rng = 0x9e3779b97f4a7c15ull;
-
-static u32 rnd32(void)
-{
-	rng ^= rng >> 12;
-	rng ^= rng << 25;
-	rng ^= rng >> 27;
-	return (u32)((rng * 0x2545f4914f6cdd1dull) >> 32);
-}
-
-static void *xmalloc(size_t n)
-{
-	void *p = malloc(n ? n : 1);
-
-	if (!p) {
-		perror("malloc");
-		exit(2);
-	}
-	return p;
-}
-
-/* Canonical lines of a whole w x h frame, exactly sized for ASan */
-struct clines {
-	struct vivi_lines l;
-	u32 w, h;
-};
-
-static void clines_alloc(struct clines *c, u32 w, u32 h, u32 kind)
-{
-	c->w = w;
-	c->h = h;
-	c->l.stride = (size_t)w * 3;
-	c->l.kind = kind;
-	c->l.data = xmalloc(c->l.stride * h);
-}
-
-static u8 *cpx(const struct clines *c, u32 x, u32 y)
-{
-	return c->l.data + (size_t)y * c->l.stride + 3 * x;
-}
-
-/* vivi_pack_lines() of the whole frame, with exactly sized scratch */
-static int pack(struct tbuf *b, const struct clines *c)
-{
-	size_t n = vivi_pack_scratch_size(b->w);
-	u8 *scratch = xmalloc(n + 1);
-	struct vivi_gen_frame f;
-	int ret;
-
-	tbuf_frame(b, &f);
-	/* odd address: "any alignment"; ASan sees the exact end */
-	ret = vivi_pack_lines(&f, &c->l, scratch + 1);
-	free(scratch);
-	return ret;
-}
-
-static int unpack(const struct tbuf *b, struct clines *c)
-{
-	struct vivi_gen_frame f;
-
-	tbuf_frame(b, &f);
-	return vivi_unpack_lines(&f, 0, b->h, &c->l);
-}
-
-/* The kind a format's samples carry */
-static u32 native_kind(const struct tfmt *tf)
-{
-	return tfmt_is_yuv(tf) ? VIVI_CANON_YCC_LIM : VIVI_CANON_RGB;
-}
-
-/* Random bytes, then the padding bits packing writes: X = all ones */
-static void random_planes(struct tbuf *b)
-{
-	const char *l = b->tf->layout;
-	u32 r, x;
-	u8 *p;
-	int i;
-
-	for (i = 0; i < b->np; i++)
-		for (r = 0; r < b->rows[i]; r++)
-			for (x = 0; x < b->stride[i]; x++)
-				b->plane[i][(size_t)r * b->stride[i] + x] =
-					rnd32();
-	for (r = 0; r < b->h; r++) {
-		p = b->plane[0] + (size_t)r * b->stride[0];
-		for (x = 0; x < b->w; x++) {
-			if (!strcmp(l, "XRGB"))
-				p[4 * x] = 0xff;
-			else if (!strcmp(l, "BGRX"))
-				p[4 * x + 3] = 0xff;
-			else if (!strcmp(l, "X555"))
-				p[2 * x + 1] |= 0x80;
-		}
-	}
-}
-
 /* Y16 samples that 8-bit lines carry exactly: multiples of 257 */
 static void y16_multiples(struct tbuf *b)
 {
@@ -261,58 +166,6 @@ static void y16_multiples(struct tbuf *b)
 static const u32 tsizes[][2] = { { 34, 18 }, { 33, 17 } };
 
 /* ---- color ---------------------------------------------------------- */
-
-static int clamp255(double v)
-{
-	v = floor(v + 0.5);
-	return v < 0 ? 0 : v > 255 ? 255 : (int)v;
-}
-
-/* BT.601, the kinds of enum vivi_canon, in doubles */
-static void ref_color(u32 from, u32 to, const int in[3], int out[3])
-{
-	double r, g, b, y, u, v;
-
-	if (from == to) {
-		memcpy(out, in, 3 * sizeof(int));
-		return;
-	}
-	if (from == VIVI_CANON_RGB) {
-		r = in[0];
-		g = in[1];
-		b = in[2];
-	} else {
-		y = in[0];
-		u = in[1] - 128.0;
-		v = in[2] - 128.0;
-		if (from == VIVI_CANON_YCC_LIM) {
-			y = (y - 16) * 255 / 219;
-			u = u * 255 / 224;
-			v = v * 255 / 224;
-		}
-		if (to != VIVI_CANON_RGB) {
-			/* one Y'CbCr range to the other: no matrix */
-			out[0] = clamp255(to == VIVI_CANON_YCC_LIM ?
-					  16 + y * 219 / 255 : y);
-			out[1] = clamp255(128 + (to == VIVI_CANON_YCC_LIM ?
-						 u * 224 / 255 : u));
-			out[2] = clamp255(128 + (to == VIVI_CANON_YCC_LIM ?
-						 v * 224 / 255 : v));
-			return;
-		}
-		out[0] = clamp255(y + 1.402 * v);
-		out[1] = clamp255(y - 0.344136 * u - 0.714136 * v);
-		out[2] = clamp255(y + 1.772 * u);
-		return;
-	}
-	if (to == VIVI_CANON_YCC_LIM) {
-		tycc(in, out);
-		return;
-	}
-	out[0] = clamp255(0.299 * r + 0.587 * g + 0.114 * b);
-	out[1] = clamp255(128 - 0.168736 * r - 0.331264 * g + 0.5 * b);
-	out[2] = clamp255(128 + 0.5 * r - 0.418688 * g - 0.081312 * b);
-}
 
 /*
  * Every kind into every kind, over a grid of colors: towards Y'CbCr within
@@ -336,7 +189,7 @@ static void test_color(void)
 				for (k = 0; k < 3; k++)
 					c[k] = in[k];
 				vivi_color_convert(from, to, c, o);
-				ref_color(from, to, in, ref);
+				tc_ref_color(from, to, in, ref);
 				for (k = 0; k < 3; k++)
 					worst = max(worst, abs(o[k] - ref[k]));
 				/* in place gives the same */
@@ -363,12 +216,12 @@ static void round_planes(const struct tfmt *tf, u32 w, u32 h)
 
 	tbuf_alloc(&a, tf, w, h, 3);
 	tbuf_alloc(&b, tf, w, h, 3);
-	random_planes(&a);
+	tc_random_planes(&a);
 	if (tf->kind == TK_LUMA && tf->layout[0] == '1')
 		y16_multiples(&a);
 	tbuf_fill(&b, 0x5a);
-	clines_alloc(&c, w, h, native_kind(tf));
-	if (unpack(&a, &c) || pack(&b, &c))
+	clines_alloc(&c, w, h, tc_native_kind(tf));
+	if (tc_unpack(&a, &c) || tc_pack(&b, &c))
 		tu_fail("%ux%u: refused", w, h);
 	else if (!tbuf_equal(&a, &b))
 		tu_fail("%ux%u: planes differ after unpack and pack", w, h);
@@ -389,9 +242,9 @@ static void round_packed(const struct tfmt *tf, u32 w, u32 h, u32 kind)
 	tbuf_alloc(&a, tf, w, h, 0);
 	tbuf_alloc(&b, tf, w, h, 0);
 	clines_alloc(&c, w, h, kind);
-	clines_alloc(&d, w, h, native_kind(tf));
+	clines_alloc(&d, w, h, tc_native_kind(tf));
 	for (i = 0; i < w * h * 3; i++)
-		c.l.data[i] = rnd32();
+		c.l.data[i] = tc_rnd32();
 	if (tf->kind == TK_LUMA && tf->layout[0] == '1')
 		/* 16 bits from 8-bit lines: only gray is exact (see above) */
 		for (i = 0; i < w * h; i++) {
@@ -399,7 +252,7 @@ static void round_packed(const struct tfmt *tf, u32 w, u32 h, u32 kind)
 					      c.l.data[3 * i] : 128;
 			c.l.data[3 * i + 2] = c.l.data[3 * i + 1];
 		}
-	if (pack(&a, &c) || unpack(&a, &d) || pack(&b, &d))
+	if (tc_pack(&a, &c) || tc_unpack(&a, &d) || tc_pack(&b, &d))
 		tu_fail("%ux%u: refused", w, h);
 	else if (!tbuf_equal(&a, &b))
 		tu_fail("%ux%u kind %u: pack(unpack(pack(C))) != pack(C)", w,
@@ -451,9 +304,9 @@ static void round_smooth(const struct tfmt *tf, u32 w, u32 h)
 		for (x = 0; x < w; x++) {
 			smooth_rgb(w, h, x, y, rgb);
 			for (k = 0; k < 3; k++)
-				cpx(&c, x, y)[k] = rgb[k];
+				clines_px(&c, x, y)[k] = rgb[k];
 		}
-	if (pack(&a, &c) || unpack(&a, &o))
+	if (tc_pack(&a, &c) || tc_unpack(&a, &o))
 		tu_fail("%ux%u: refused", w, h);
 	for (y = 0; y < h; y++)
 		for (x = 0; x < w; x++) {
@@ -463,7 +316,7 @@ static void round_smooth(const struct tfmt *tf, u32 w, u32 h)
 				want[0] = want[1] = want[2] =
 					(299 * rgb[0] + 587 * rgb[1] +
 					 114 * rgb[2] + 500) / 1000;
-			p = cpx(&o, x, y);
+			p = clines_px(&o, x, y);
 			for (k = 0; k < 3; k++) {
 				d = abs(p[k] - want[k]);
 				worst = max(worst, d);
@@ -501,191 +354,28 @@ static void test_round(void)
 
 /* ---- every pair of formats against a reference ---------------------- */
 
-/* round(v * 255 / max): a 5- or 6-bit field as 8 bits */
-static int expand(int v, int max)
-{
-	return (int)floor(v * 255.0 / max + 0.5);
-}
-
-/* The average of @n values, rounded half up */
-static int avg(int sum, int n)
-{
-	return (int)floor((double)sum / n + 0.5);
-}
-
-/*
- * Bayer, bilinear: the pixel's own sample, and for each other channel the
- * average of that channel's sites among the 3 x 3 neighbours in the frame
- */
-static void ref_demosaic(const struct tbuf *b, const struct dpx *d, int x,
-			 int y, int c[3])
-{
-	int own = tbayer_ch(b->tf, x, y), ch, dx, dy, xx, yy, sum, n;
-
-	for (ch = 0; ch < 3; ch++) {
-		sum = 0;
-		n = 0;
-		for (dy = -1; dy <= 1; dy++)
-			for (dx = -1; dx <= 1; dx++) {
-				xx = x + dx;
-				yy = y + dy;
-				if (xx < 0 || yy < 0 || xx >= (int)b->w ||
-				    yy >= (int)b->h ||
-				    tbayer_ch(b->tf, xx, yy) != ch)
-					continue;
-				sum += d[yy * b->w + xx].c[ch];
-				n++;
-			}
-		c[ch] = ch == own || !n ? d[y * b->w + x].c[own] : avg(sum, n);
-	}
-}
-
-/*
- * The colors of @b's pixels in its own kind, from tfmt.c's decoder and
- * the rules of the unpacker (vivi_unpack.c): chroma replicated, a packed
- * 4:2:2 odd last pixel's missing chroma from the pixel before (else 128),
- * fields expanded, Y16 / 257, gray as R' = G' = B', Bayer bilinear
- */
-static void ref_unpack(const struct tbuf *b, int (*can)[3])
-{
-	const char *l = b->tf->layout;
-	struct dpx *d = xmalloc(sizeof(*d) * b->w * b->h);
-	int x, y, k, *c;
-	struct dpx *p;
-
-	tdecode(b, d);
-	for (y = 0; y < (int)b->h; y++)
-		for (x = 0; x < (int)b->w; x++) {
-			p = &d[y * b->w + x];
-			c = can[y * b->w + x];
-			switch (b->tf->kind) {
-			case TK_RGB:
-				memcpy(c, p->c, sizeof(p->c));
-				if (!strcmp(l, "565") || !strcmp(l, "565X")) {
-					c[0] = expand(p->c[0], 31);
-					c[1] = expand(p->c[1], 63);
-					c[2] = expand(p->c[2], 31);
-				} else if (!strcmp(l, "X555")) {
-					for (k = 0; k < 3; k++)
-						c[k] = expand(p->c[k], 31);
-				}
-				break;
-			case TK_LUMA:
-				c[0] = l[0] == '8' ? p->c[0] :
-				       (int)floor(p->c[0] / 257.0 + 0.5);
-				c[1] = c[0];
-				c[2] = c[0];
-				break;
-			case TK_BAYER:
-				ref_demosaic(b, d, x, y, c);
-				break;
-			default:
-				for (k = 0; k < 3; k++)
-					c[k] = p->c[k] >= 0 ? p->c[k] :
-					       x ? c[k - 3] : 128;
-				break;
-			}
-		}
-	free(d);
-}
-
-/* BT.601 luma of R'G'B' times 1000, the spec's weights */
-static int luma1000(const int rgb[3])
-{
-	return 299 * rgb[0] + 587 * rgb[1] + 114 * rgb[2];
-}
-
-/*
- * What pixel (x, y) of @tf must decode to when packed from @conv, colors
- * of its own kind: chroma the rounded average of the 1, 2 or 4 pixels its
- * sample covers
- */
-static void ref_expect(const struct tfmt *tf, u32 w, u32 h, int (*conv)[3],
-		       int x, int y, struct dpx *e)
-{
-	int x0 = x & ~1, y0 = tf->vsub == 2 ? y & ~1 : y, sum[3] = { 0 };
-	int xs, ys, n = 0, k, s;
-
-	if (!tfmt_is_yuv(tf)) {
-		texpect(tf, x, y, conv[y * w + x], e);
-		if (tf->kind == TK_LUMA) {
-			s = luma1000(conv[y * w + x]);
-			e->c[0] = tf->layout[0] == '8' ? (s + 500) / 1000 :
-				  (257 * s + 500) / 1000;
-		}
-		return;
-	}
-	for (ys = y0; ys <= y0 + (tf->vsub == 2) && ys < (int)h; ys++)
-		for (xs = x0; xs <= x0 + 1 && xs < (int)w; xs++, n++)
-			for (k = 1; k < 3; k++)
-				sum[k] += conv[ys * w + xs][k];
-	e->c[0] = conv[y * w + x][0];
-	e->c[1] = avg(sum[1], n);
-	e->c[2] = avg(sum[2], n);
-}
-
-/*
- * How far a converted sample may be from the reference: 0, or where
- * Y'CbCr became R'G'B' (the driver's fixed point against doubles) 1 step
- * of the sample, 257 + 1 for Y16
- */
-static int convert_tolerance(const struct tfmt *from, const struct tfmt *to)
-{
-	if (!tfmt_is_yuv(from) || tfmt_is_yuv(to))
-		return 0;
-	return to->kind == TK_LUMA && to->layout[0] == '1' ? 258 : 1;
-}
-
-/* @from's random planes unpacked and packed as @to, against ref_expect() */
+/* @from's random planes unpacked and packed as @to, against the reference */
 static void convert_one(const struct tfmt *from, const struct tfmt *to,
 			u32 w, u32 h)
 {
-	int tol = convert_tolerance(from, to), (*can)[3], (*conv)[3], k;
-	struct dpx *got = xmalloc(sizeof(*got) * w * h), e;
 	struct tbuf a, b, b2;
 	struct clines c, c2;
-	u32 x, y, i;
 
 	tbuf_alloc(&a, from, w, h, 1);
 	tbuf_alloc(&b, to, w, h, 1);
 	tbuf_alloc(&b2, to, w, h, 1);
-	random_planes(&a);
-	clines_alloc(&c, w, h, native_kind(from));
-	clines_alloc(&c2, w, h, native_kind(to));
-	can = xmalloc(sizeof(*can) * w * h);
-	conv = xmalloc(sizeof(*conv) * w * h);
-	if (unpack(&a, &c) || pack(&b, &c) || unpack(&a, &c2) ||
-	    pack(&b2, &c2)) {
+	tc_random_planes(&a);
+	clines_alloc(&c, w, h, tc_native_kind(from));
+	clines_alloc(&c2, w, h, tc_native_kind(to));
+	if (tc_unpack(&a, &c) || tc_pack(&b, &c) || tc_unpack(&a, &c2) ||
+	    tc_pack(&b2, &c2))
 		tu_fail("%s to %s %ux%u: refused", from->name, to->name, w, h);
-		goto out;
-	}
 	/* unpacked straight into @to's kind: the same conversion */
-	if (!tbuf_equal(&b, &b2))
+	else if (!tbuf_equal(&b, &b2))
 		tu_fail("%s to %s %ux%u: the two paths differ", from->name,
 			to->name, w, h);
-	ref_unpack(&a, can);
-	for (i = 0; i < w * h; i++)
-		ref_color(native_kind(from), native_kind(to), can[i], conv[i]);
-	if (tdecode(&b, got))
-		tu_fail("%s to %s %ux%u: padding bits not set", from->name,
-			to->name, w, h);
-	for (y = 0; y < h; y++)
-		for (x = 0; x < w; x++) {
-			ref_expect(to, w, h, conv, x, y, &e);
-			for (k = 0; k < 3; k++)
-				if (e.c[k] >= 0 && got[y * w + x].c[k] >= 0 &&
-				    abs(got[y * w + x].c[k] - e.c[k]) > tol) {
-					tu_fail("%s to %s %ux%u: (%u,%u) channel %d is %d, want %d",
-						from->name, to->name, w, h, x,
-						y, k, got[y * w + x].c[k],
-						e.c[k]);
-					goto out;
-				}
-		}
-out:
-	free(got);
-	free(can);
-	free(conv);
+	else
+		tc_check_convert(&a, &b);
 	free(c.l.data);
 	free(c2.l.data);
 	tbuf_free(&a);
@@ -765,9 +455,9 @@ static void pattern_one(const struct tfmt *tf, const struct tfmt *via,
 	tbuf_alloc(&ref, tf, w, h, 0);
 	tbuf_alloc(&got, tf, w, h, 0);
 	tbuf_alloc(&src, via, w, h, 0);
-	clines_alloc(&c, w, h, native_kind(via));
-	if (tgen(&ref, &s, 3) || tgen(&src, &s, 3) || unpack(&src, &c) ||
-	    pack(&got, &c))
+	clines_alloc(&c, w, h, tc_native_kind(via));
+	if (tgen(&ref, &s, 3) || tgen(&src, &s, 3) || tc_unpack(&src, &c) ||
+	    tc_pack(&got, &c))
 		tu_fail("%ux%u pattern %u v%d: refused", w, h, pat, v);
 	else if (!planes_near(&ref, &got, 0, tol))
 		tu_fail("%ux%u pattern %u v%d via %s: differs from the palette path",
@@ -825,7 +515,7 @@ static void overlay_one(const struct tfmt *tf, u32 w, u32 h, bool privacy)
 	static const char *const text[VIVI_GEN_TEXT_LINES] = {
 		"Overlay 1", NULL, "0123456789", "x",
 	};
-	u8 *scratch = xmalloc(vivi_gen_scratch_size(w));
+	u8 *scratch = tc_malloc(vivi_gen_scratch_size(w));
 	struct vivi_gen_settings s, plain;
 	struct vivi_gen_frame f;
 	struct tbuf a, b;
@@ -892,7 +582,7 @@ static void test_overlay(void)
 static void band_one(const struct tbuf *full, const struct clines *c, u32 y0,
 		     u32 n)
 {
-	u8 *scratch = xmalloc(vivi_pack_scratch_size(full->w));
+	u8 *scratch = tc_malloc(vivi_pack_scratch_size(full->w));
 	struct vivi_gen_frame f;
 	struct vivi_lines l = c->l;
 	u32 r0[3], r1[3], r, sub, rows;
@@ -907,7 +597,7 @@ static void band_one(const struct tbuf *full, const struct clines *c, u32 y0,
 		r0[p] = sub ? y0 / 2 : y0;
 		r1[p] = sub ? (y0 + n + 1) / 2 : y0 + n;
 		rows = r1[p] - r0[p] + 2;
-		buf[p] = xmalloc((size_t)f.stride[p] * rows);
+		buf[p] = tc_malloc((size_t)f.stride[p] * rows);
 		memset(buf[p], 0x5a, (size_t)f.stride[p] * rows);
 		f.plane[p] = buf[p] + f.stride[p];
 	}
@@ -947,8 +637,8 @@ static void test_bands(void)
 		tbuf_alloc(&b, &tfmts[f], 33, 17, 2);
 		clines_alloc(&c, 33, 17, VIVI_CANON_RGB);
 		for (i = 0; i < 33 * 17 * 3; i++)
-			c.l.data[i] = rnd32();
-		if (pack(&b, &c))
+			c.l.data[i] = tc_rnd32();
+		if (tc_pack(&b, &c))
 			tu_fail("%s: refused", tfmts[f].name);
 		for (k = 0; k < ARRAY_SIZE(cuts); k++)
 			/* 4:2:0 bands end at an even line or the frame's end */
@@ -965,7 +655,7 @@ static void test_bands(void)
 static void test_errors(void)
 {
 	const struct tfmt *nv12 = tfmt_find("NV12"), *rgb = tfmt_find("RGB24");
-	u8 *scratch = xmalloc(vivi_pack_scratch_size(34));
+	u8 *scratch = tc_malloc(vivi_pack_scratch_size(34));
 	struct vivi_gen_frame f, g;
 	struct vivi_lines l;
 	struct clines c;

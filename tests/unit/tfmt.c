@@ -396,15 +396,23 @@ static int rnd(double v)
 	return (int)floor(v + 0.5);
 }
 
+/*
+ * The exact values are fractions of denominator 255000 or 15937500, so a
+ * half is a true tie; doubles land either side of one (59 colors in
+ * 2^24 came out a half below), and 1e-9, far below the smallest gap to a
+ * half, rounds every tie up as the exact value does (checked on all 2^24
+ * colors)
+ */
 void tycc(const int rgb[3], int ycc[3])
 {
-	double r = rgb[0], g = rgb[1], b = rgb[2];
+	double r = rgb[0], g = rgb[1], b = rgb[2], tie = 1e-9;
 
-	ycc[0] = rnd(16 + 219 * (0.299 * r + 0.587 * g + 0.114 * b) / 255);
+	ycc[0] = rnd(16 + 219 * (0.299 * r + 0.587 * g + 0.114 * b) / 255 +
+		     tie);
 	ycc[1] = rnd(128 + 224 * (-0.168736 * r - 0.331264 * g + 0.5 * b) /
-		     255);
+		     255 + tie);
 	ycc[2] = rnd(128 + 224 * (0.5 * r - 0.418688 * g - 0.081312 * b) /
-		     255);
+		     255 + tie);
 }
 
 void texpect(const struct tfmt *tf, int x, int y, const int rgb[3],

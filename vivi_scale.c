@@ -1,0 +1,887 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The scaler and frame converter of vivi (which path a frame takes: see
+ * vivi_scale.h).
+ *
+ * The geometry (vivi_scale_geometry()), with a source of sw x sh and a
+ * frame of dw x dh, sizes rounded half up, offsets down:
+ * - crop to fill: the frame is the picture; the crop is the source's
+ *   width, or height, times the frame's shape, centred;
+ * - letterbox: the crop is the source; the picture is the frame's width,
+ *   or height, times the source's shape, centred; the rest is black:
+ *   R'G'B' 0, 0, 0; limited-range Y'CbCr 16, 128, 128; full-range 0,
+ *   128, 128;
+ * - stretch: the crop is the source, the picture the frame.
+ * Crop and picture are at least one pixel each way.
+ *
+ * The filters, per axis from in = the crop's size to out = the picture's:
+ * - in == out: each picture pixel is its crop pixel;
+ * - in > out, the area filter: picture pixel i is the mean of the crop
+ *   over [i * in / out, (i + 1) * in / out), each crop pixel weighted by
+ *   how much of it lies in there;
+ * - in < out, bilinear: picture pixel i samples the crop at
+ *   p = (i + 1/2) * in / out - 1/2, clamped to [0, in - 1], as
+ *   (1 - f) * c[j] + f * c[j + 1], j = floor(p), f = p - j.
+ * The weights are integers, each in 1 / VIVI_SCALE_ONE (the area filter's
+ * as the differences of the rounded running sums, so that a pixel's sum
+ * to VIVI_SCALE_ONE exactly: a flat picture stays flat). The horizontal
+ * pass keeps 8 bits of fraction, rounded; the vertical pass rounds half
+ * up to 8 bits.
+ */
+
+#include <linux/errno.h>
+#include <linux/kernel.h>
+#include <linux/string.h>
+#include <linux/types.h>
+
+#include "vivi_color.h"
+#include "vivi_gen.h"
+#include "vivi_pack.h"
+#include "vivi_scale.h"
+#include "vivi_unpack.h"
+
+#define SCALE_ALIGN	64
+#define NO_LINE		(~0u)
+
+/* ---- geometry ------------------------------------------------------- */
+
+/* @num / @den rounded half up, within 1 .. @max */
+static u32 vivi_fit(u32 num, u32 den, u32 max)
+{
+	return clamp_t(u32, (2 * num + den) / (2 * den), 1, max);
+}
+
+/*
+ * @r, a @w x @h box, becomes the largest rectangle of shape @aw : @ah in
+ * it, centred (the products fit in 32 bits: 2 * 16384 * 16384)
+ */
+static void vivi_inset(struct vivi_rect *r, u32 aw, u32 ah)
+{
+	u32 w = r->w, h = r->h;
+
+	if (w * ah > h * aw)
+		r->w = vivi_fit(h * aw, ah, w);
+	else if (w * ah < h * aw)
+		r->h = vivi_fit(w * ah, aw, h);
+	r->x = (w - r->w) / 2;
+	r->y = (h - r->h) / 2;
+}
+
+/**
+ * vivi_scale_geometry() - the source pixels a frame shows, and where
+ * @sw: source width
+ * @sh: source height
+ * @dw: frame width
+ * @dh: frame height
+ * @aspect: enum vivi_aspect; an unknown one stretches
+ * @crop: set to the source pixels shown
+ * @pic: set to where they lie in the frame
+ *
+ * The rules are at the top of this file. Sizes up to VIVI_PACK_MAX_DIM,
+ * at least 1.
+ */
+void vivi_scale_geometry(u32 sw, u32 sh, u32 dw, u32 dh, u32 aspect,
+			 struct vivi_rect *crop, struct vivi_rect *pic)
+{
+	*crop = (struct vivi_rect){ 0, 0, sw, sh };
+	*pic = (struct vivi_rect){ 0, 0, dw, dh };
+	if (aspect == VIVI_ASPECT_CROP)
+		vivi_inset(crop, dw, dh);
+	else if (aspect == VIVI_ASPECT_LETTERBOX)
+		vivi_inset(pic, sw, sh);
+}
+
+/* ---- taps ----------------------------------------------------------- */
+
+/**
+ * struct vivi_taps - the taps of one output sample of an axis
+ * @in: input samples (the crop's)
+ * @out: output samples (the picture's)
+ * @lo: the area filter's span starts at @lo / @out input samples
+ * @first: the first input sample
+ * @n: how many
+ * @w1: bilinear: the weight of the second
+ */
+struct vivi_taps {
+	u32 in;
+	u32 out;
+	u32 lo;
+	u32 first;
+	u32 n;
+	u32 w1;
+};
+
+/* Output sample @i of an axis of @in to @out samples (see the top) */
+static void vivi_taps_at(struct vivi_taps *t, u32 in, u32 out, u32 i)
+{
+	u32 pos, max;
+
+	t->in = in;
+	t->out = out;
+	if (in >= out) {
+		t->lo = i * in;
+		t->first = t->lo / out;
+		t->n = (t->lo + in - 1) / out - t->first + 1;
+		return;
+	}
+	t->n = in > 1 ? 2 : 1;
+	t->first = 0;
+	t->w1 = 0;
+	if (in == 1)
+		return;
+	/* p in units of 1 / (2 * out): (2i + 1) * in - out, clamped */
+	pos = (2 * i + 1) * in;
+	pos = pos > out ? pos - out : 0;
+	max = (in - 1) * 2 * out;
+	if (pos >= max) {
+		t->first = in - 2;
+		t->w1 = VIVI_SCALE_ONE;
+		return;
+	}
+	t->first = pos / (2 * out);
+	t->w1 = ((pos % (2 * out)) * VIVI_SCALE_ONE + out) / (2 * out);
+}
+
+/* The area filter's running sum of weights at @c / @out input samples */
+static u32 vivi_area_sum(const struct vivi_taps *t, u32 c)
+{
+	return (c * VIVI_SCALE_ONE + t->in / 2) / t->in;
+}
+
+/* The weight of tap @k of @t */
+static u32 vivi_tap_weight(const struct vivi_taps *t, u32 k)
+{
+	u32 j = t->first + k, a, b;
+
+	if (t->in < t->out)
+		return t->n == 1 ? VIVI_SCALE_ONE :
+		       k ? t->w1 : VIVI_SCALE_ONE - t->w1;
+	a = k ? j * t->out - t->lo : 0;
+	b = min(j * t->out + t->out, t->lo + t->in) - t->lo;
+	return vivi_area_sum(t, b) - vivi_area_sum(t, a);
+}
+
+/* ---- scratch -------------------------------------------------------- */
+
+static size_t vivi_al(size_t n)
+{
+	return ALIGN(n, SCALE_ALIGN);
+}
+
+/* Bytes of the scaler's part of the scratch, carved by vivi_scale_init() */
+static size_t vivi_scaler_bytes(u32 sw, u32 dw)
+{
+	return vivi_al((size_t)sw * 3) + vivi_al((size_t)dw * 4) +
+	       vivi_al(((size_t)sw + 2 * dw) * 2) +
+	       VIVI_SCALE_SLOTS * vivi_al((size_t)dw * 6) +
+	       vivi_al((size_t)dw * 12);
+}
+
+/* Bytes of the converter's band of canonical lines */
+static size_t vivi_band_bytes(u32 sw, u32 dw)
+{
+	return VIVI_SCALE_BAND * vivi_al((size_t)max(sw, dw) * 3);
+}
+
+/**
+ * vivi_scale_scratch_size() - bytes of scratch the scaler needs
+ * @src_width: the widest source
+ * @dst_width: the widest destination
+ *
+ * Enough for vivi_scale_init() and for vivi_scale_frame(), with any
+ * alignment; a few lines long, whatever the heights.
+ *
+ * Return: the size in bytes
+ */
+size_t vivi_scale_scratch_size(u32 src_width, u32 dst_width)
+{
+	u32 sw = clamp_t(u32, src_width, 1, VIVI_PACK_MAX_DIM);
+	u32 dw = clamp_t(u32, dst_width, 1, VIVI_PACK_MAX_DIM);
+
+	return SCALE_ALIGN + vivi_band_bytes(sw, dw) +
+	       vivi_al(vivi_pack_scratch_size(dw)) + vivi_scaler_bytes(sw, dw);
+}
+
+/* The next @n bytes of the scratch at *@p, aligned */
+static void *vivi_carve(u8 **p, size_t n)
+{
+	void *r = *p;
+
+	*p += vivi_al(n);
+	return r;
+}
+
+/*
+ * The horizontal taps of every picture column, as many for each (zero
+ * weights pad the columns with fewer, the first moved back where the line
+ * would end): a loop of one count, which the hot path unrolls. At most
+ * ceil(in / out) + 1 taps a column: the weights fit in @sw + 2 * @dw.
+ */
+static void vivi_scale_htaps(struct vivi_scale *s)
+{
+	u32 i, k, first, lead, nmax = 0;
+	struct vivi_taps t;
+	u16 *w = s->hw;
+
+	for (i = 0; i < s->pic.w; i++) {
+		vivi_taps_at(&t, s->crop.w, s->pic.w, i);
+		nmax = max(nmax, t.n);
+	}
+	s->hn = nmax;
+	for (i = 0; i < s->pic.w; i++, w += nmax) {
+		vivi_taps_at(&t, s->crop.w, s->pic.w, i);
+		first = min(s->crop.x + t.first, s->sw - nmax);
+		lead = s->crop.x + t.first - first;
+		s->hoff[i] = 3 * first;
+		for (k = 0; k < nmax; k++)
+			w[k] = k >= lead && k - lead < t.n ?
+			       vivi_tap_weight(&t, k - lead) : 0;
+	}
+}
+
+/**
+ * vivi_scale_init() - get ready to scale one frame
+ * @s: the caller's fields set (see struct vivi_scale)
+ * @scratch: vivi_scale_scratch_size(@s->sw, @s->dw) bytes (or for wider
+ *	frames), any alignment, any contents; used until the frame is done
+ *
+ * Return: 0, or -EINVAL for a size out of range, an unknown aspect or
+ * kind, or no @line or @scratch.
+ */
+int vivi_scale_init(struct vivi_scale *s, void *scratch)
+{
+	u32 k;
+	u8 *p;
+
+	if (!s || !scratch || !s->line || s->aspect >= VIVI_ASPECT_COUNT ||
+	    s->kind >= VIVI_CANON_COUNT || !s->sw || !s->sh || !s->dw ||
+	    !s->dh || s->sw > VIVI_PACK_MAX_DIM ||
+	    s->sh > VIVI_PACK_MAX_DIM || s->dw > VIVI_PACK_MAX_DIM ||
+	    s->dh > VIVI_PACK_MAX_DIM)
+		return -EINVAL;
+	vivi_scale_geometry(s->sw, s->sh, s->dw, s->dh, s->aspect, &s->crop,
+			    &s->pic);
+	p = PTR_ALIGN((u8 *)scratch, SCALE_ALIGN);
+	s->buf = vivi_carve(&p, (size_t)s->sw * 3);
+	s->hoff = vivi_carve(&p, (size_t)s->dw * 4);
+	s->hw = vivi_carve(&p, ((size_t)s->sw + 2 * s->dw) * 2);
+	for (k = 0; k < VIVI_SCALE_SLOTS; k++) {
+		s->slot[k] = vivi_carve(&p, (size_t)s->dw * 6);
+		s->tag[k] = NO_LINE;
+	}
+	s->acc = vivi_carve(&p, (size_t)s->dw * 12);
+	vivi_scale_htaps(s);
+	return 0;
+}
+
+/* ---- the passes ----------------------------------------------------- */
+
+/* Crop line @src (a whole source line) filtered horizontally into @d */
+static __always_inline void vivi_hpass_n(const struct vivi_scale *s,
+					 const u8 *src, u16 *d, u32 n)
+{
+	const u16 *w = s->hw;
+	u32 i, k, a, b, c;
+	const u8 *p;
+
+	for (i = 0; i < s->pic.w; i++, d += 3, w += n) {
+		p = src + s->hoff[i];
+		a = 0;
+		b = 0;
+		c = 0;
+		for (k = 0; k < n; k++, p += 3) {
+			a += w[k] * p[0];
+			b += w[k] * p[1];
+			c += w[k] * p[2];
+		}
+		d[0] = (a + 32) >> 6;
+		d[1] = (b + 32) >> 6;
+		d[2] = (c + 32) >> 6;
+	}
+}
+
+/* The same, the tap counts of bilinear and of shrinking by up to 3 unrolled */
+static void vivi_hpass(const struct vivi_scale *s, const u8 *src, u16 *d)
+{
+	switch (s->hn) {
+	case 1:
+		vivi_hpass_n(s, src, d, 1);
+		break;
+	case 2:
+		vivi_hpass_n(s, src, d, 2);
+		break;
+	case 3:
+		vivi_hpass_n(s, src, d, 3);
+		break;
+	case 4:
+		vivi_hpass_n(s, src, d, 4);
+		break;
+	default:
+		vivi_hpass_n(s, src, d, s->hn);
+		break;
+	}
+}
+
+/*
+ * Crop line @r filtered horizontally: from a slot, or into one that holds
+ * no line of [@lo, @r) (those the picture line being made uses), an empty
+ * one first, else the one of the lowest line
+ */
+static const u16 *vivi_hline(struct vivi_scale *s, u32 r, u32 lo)
+{
+	u32 k, v = VIVI_SCALE_SLOTS;
+	const u8 *line;
+
+	for (k = 0; k < VIVI_SCALE_SLOTS; k++) {
+		if (s->tag[k] == r)
+			return s->slot[k];
+		if (s->tag[k] >= lo && s->tag[k] < r)
+			continue;
+		/* NO_LINE + 1 wraps to 0: empty slots first */
+		if (v == VIVI_SCALE_SLOTS || s->tag[k] + 1 < s->tag[v] + 1)
+			v = k;
+	}
+	line = s->line(s->ctx, s->crop.y + r, s->buf);
+	if (!line)
+		return NULL;
+	vivi_hpass(s, line, s->slot[v]);
+	s->tag[v] = r;
+	return s->slot[v];
+}
+
+/* Lines @a weighted @w (their sum VIVI_SCALE_ONE) back to 8 bits */
+static __always_inline void vivi_vpass_n(u8 *d, const u16 *const *a,
+					 const u32 *w, u32 m, u32 n)
+{
+	u32 k, j, v;
+
+	for (k = 0; k < n; k++) {
+		v = 1u << 21;
+		for (j = 0; j < m; j++)
+			v += w[j] * a[j][k];
+		d[k] = v >> 22;
+	}
+}
+
+/* Picture line from more crop lines than there are slots, through @s->acc */
+static int vivi_vpass_area(struct vivi_scale *s, const struct vivi_taps *t,
+			   u8 *d)
+{
+	u32 n = 3 * s->pic.w, *acc = s->acc, k, j, w;
+	const u16 *a;
+
+	for (j = 0; j < t->n; j++) {
+		w = vivi_tap_weight(t, j);
+		/* each line is used at once: none to keep */
+		a = vivi_hline(s, t->first + j, t->first + j);
+		if (!a)
+			return -EINVAL;
+		if (!j) {
+			for (k = 0; k < n; k++)
+				acc[k] = w * a[k];
+			continue;
+		}
+		for (k = 0; k < n; k++)
+			acc[k] += w * a[k];
+	}
+	for (k = 0; k < n; k++)
+		d[k] = (acc[k] + (1u << 21)) >> 22;
+	return 0;
+}
+
+/* Picture line @i into @d (the picture's part of a destination line) */
+static int vivi_scale_row(struct vivi_scale *s, u32 i, u8 *d)
+{
+	u32 w[VIVI_SCALE_SLOTS], r[VIVI_SCALE_SLOTS], n = 3 * s->pic.w;
+	const u16 *a[VIVI_SCALE_SLOTS];
+	u32 k, m = 0, wk;
+	struct vivi_taps t;
+	const u8 *line;
+
+	vivi_taps_at(&t, s->crop.h, s->pic.h, i);
+	if (t.n > VIVI_SCALE_SLOTS)
+		return vivi_vpass_area(s, &t, d);
+	for (k = 0; k < t.n; k++) {
+		wk = vivi_tap_weight(&t, k);
+		if (wk) {
+			w[m] = wk;
+			r[m++] = t.first + k;
+		}
+	}
+	if (m == 1 && s->crop.w == s->pic.w) {
+		/* one to one across and one line: a copy */
+		line = s->line(s->ctx, s->crop.y + r[0], s->buf);
+		if (!line)
+			return -EINVAL;
+		memcpy(d, line + 3 * s->crop.x, n);
+		return 0;
+	}
+	for (k = 0; k < m; k++) {
+		a[k] = vivi_hline(s, r[k], r[0]);
+		if (!a[k])
+			return -EINVAL;
+	}
+	switch (m) {
+	case 1:
+		vivi_vpass_n(d, a, w, 1, n);
+		break;
+	case 2:
+		vivi_vpass_n(d, a, w, 2, n);
+		break;
+	case 3:
+		vivi_vpass_n(d, a, w, 3, n);
+		break;
+	default:
+		vivi_vpass_n(d, a, w, 4, n);
+		break;
+	}
+	return 0;
+}
+
+/* The black of kind @kind in @n pixels at @d */
+static void vivi_black(u8 *d, u32 kind, u32 n)
+{
+	u8 c = kind == VIVI_CANON_RGB ? 0 : 128;
+	u32 x;
+
+	if (kind == VIVI_CANON_YCC_LIM) {
+		for (x = 0; x < n; x++, d += 3) {
+			d[0] = 16;
+			d[1] = 128;
+			d[2] = 128;
+		}
+		return;
+	}
+	for (x = 0; x < n; x++, d += 3) {
+		d[0] = 0;
+		d[1] = c;
+		d[2] = c;
+	}
+}
+
+/**
+ * vivi_scale_lines() - destination lines, scaled
+ * @s: set up by vivi_scale_init()
+ * @y0: the first destination line wanted
+ * @n: how many
+ * @dst: @n lines of at least 3 * @s->dw bytes; its kind is ignored (the
+ *	lines are of @s->kind)
+ *
+ * Lines may be asked for in any order; in order, each source line the
+ * filters need is fetched and filtered horizontally once (the last
+ * VIVI_SCALE_SLOTS of them are kept for the next destination lines).
+ *
+ * Return: 0, or -EINVAL for lines outside the frame, a short @dst stride,
+ * or a source line @s->line could not give.
+ */
+int vivi_scale_lines(struct vivi_scale *s, u32 y0, u32 n,
+		     const struct vivi_lines *dst)
+{
+	u32 y, right = s->pic.x + s->pic.w;
+	u8 *d;
+	int ret;
+
+	if (!dst || !dst->data || y0 > s->dh || n > s->dh - y0 ||
+	    dst->stride < (size_t)s->dw * 3)
+		return -EINVAL;
+	for (y = y0; y < y0 + n; y++) {
+		d = dst->data + (size_t)(y - y0) * dst->stride;
+		if (y < s->pic.y || y >= s->pic.y + s->pic.h) {
+			vivi_black(d, s->kind, s->dw);
+			continue;
+		}
+		vivi_black(d, s->kind, s->pic.x);
+		vivi_black(d + 3 * right, s->kind, s->dw - right);
+		ret = vivi_scale_row(s, y - s->pic.y, d + 3 * s->pic.x);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/* ---- whole frames --------------------------------------------------- */
+
+/**
+ * struct vivi_conv - one frame's conversion
+ * @src: the source frame, whole
+ * @sl: its layout
+ * @dst: the destination, a band of it or whole
+ * @b: @dst's band, checked
+ * @kind: the kind of color the source is unpacked into
+ * @lines: the band of canonical lines between unpacker and packer
+ * @pack: the packer's scratch
+ */
+struct vivi_conv {
+	const struct vivi_gen_frame *src;
+	const struct vivi_layout *sl;
+	const struct vivi_gen_frame *dst;
+	struct vivi_band b;
+	u32 kind;
+	struct vivi_lines lines;
+	u8 *pack;
+};
+
+/* The scaler's source: a line of the source frame, unpacked */
+static const u8 *vivi_conv_line(void *ctx, u32 y, u8 *buf)
+{
+	const struct vivi_conv *c = ctx;
+	struct vivi_lines l = {
+		.data = buf,
+		.stride = (size_t)c->src->width * 3,
+		.kind = c->kind,
+	};
+
+	return vivi_unpack_lines(c->src, y, 1, &l) ? NULL : buf;
+}
+
+/* Lines [@y, @y + @n) of the destination from @c's lines at @data */
+static int vivi_conv_pack(const struct vivi_conv *c, u32 y, u32 n, u8 *data)
+{
+	const struct vivi_layout *l = c->b.l;
+	struct vivi_gen_frame g = *c->dst;
+	struct vivi_lines src = c->lines;
+	u32 p, vs;
+
+	g.band_y0 = y;
+	g.band_lines = n;
+	for (p = 0; p < l->nplanes; p++) {
+		vs = l->pl[p].vsub;
+		g.plane[p] += (size_t)(y / vs - c->b.y0 / vs) * g.stride[p];
+	}
+	src.data = data;
+	return vivi_pack_lines(&g, &src, c->pack);
+}
+
+/* The source's pixels one to one, from the crop at @crop */
+static int vivi_conv_direct(struct vivi_conv *c, const struct vivi_rect *crop)
+{
+	u32 y, n;
+	int ret;
+
+	c->kind = vivi_layout_canon(c->b.l);
+	c->lines.kind = c->kind;
+	c->lines.stride = vivi_al((size_t)c->src->width * 3);
+	for (y = c->b.y0; y < c->b.y1; y += n) {
+		n = min_t(u32, VIVI_SCALE_BAND, c->b.y1 - y);
+		ret = vivi_unpack_lines(c->src, crop->y + y, n, &c->lines);
+		if (!ret)
+			ret = vivi_conv_pack(c, y, n,
+					     c->lines.data + 3 * crop->x);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/* The scaler between unpacker and packer, a band of lines at a time */
+static int vivi_conv_scaled(struct vivi_conv *c, u32 aspect, void *scratch)
+{
+	const struct vivi_gen_frame *f = c->src, *d = c->dst;
+	struct vivi_scale s = {
+		.sw = f->width, .sh = f->height, .dw = d->width,
+		.dh = d->height, .aspect = aspect, .line = vivi_conv_line,
+		.ctx = c,
+	};
+	u32 y, n;
+	int ret;
+
+	/* convert the color on the side with fewer pixels */
+	if ((u64)d->width * d->height < (u64)f->width * f->height)
+		c->kind = vivi_layout_canon(c->sl);
+	else
+		c->kind = vivi_layout_canon(c->b.l);
+	s.kind = c->kind;
+	c->lines.kind = c->kind;
+	c->lines.stride = vivi_al((size_t)d->width * 3);
+	ret = vivi_scale_init(&s, scratch);
+	for (y = c->b.y0; !ret && y < c->b.y1; y += n) {
+		n = min_t(u32, VIVI_SCALE_BAND, c->b.y1 - y);
+		ret = vivi_scale_lines(&s, y, n, &c->lines);
+		if (!ret)
+			ret = vivi_conv_pack(c, y, n, c->lines.data);
+	}
+	return ret;
+}
+
+/* The same format and size: plane lines copied, at once where they can */
+static void vivi_conv_copy(const struct vivi_conv *c)
+{
+	const struct vivi_plane_desc *pd;
+	const u8 *s;
+	u32 p, r, r0, r1, lb;
+	u8 *d;
+
+	for (p = 0; p < c->b.l->nplanes; p++) {
+		pd = &c->b.l->pl[p];
+		vivi_band_rows(&c->b, pd, &r0, &r1);
+		lb = vivi_line_bytes(pd, c->b.w);
+		s = c->src->plane[p] + (size_t)r0 * c->src->stride[p];
+		d = c->dst->plane[p];
+		if (c->src->stride[p] == c->dst->stride[p]) {
+			memcpy(d, s, (size_t)(r1 - r0 - 1) * c->src->stride[p] +
+			       lb);
+			continue;
+		}
+		for (r = r0; r < r1; r++, s += c->src->stride[p],
+		     d += c->dst->stride[p])
+			memcpy(d, s, lb);
+	}
+}
+
+/* ---- Y'CbCr to Y'CbCr at one size ---------------------------------- */
+
+/**
+ * struct vivi_yuv_line - where the samples of one frame line lie
+ * @y: its first Y'
+ * @ys: bytes from one Y' to the next
+ * @c: its first Cb and Cr
+ * @cs: bytes from one chroma sample to the next
+ * @pk: packed 4:2:2's layout, else NULL
+ */
+struct vivi_yuv_line {
+	u8 *y;
+	u32 ys;
+	u8 *c[2];
+	u32 cs;
+	const struct vivi_plane_desc *pk;
+};
+
+/* Frame line @y of @f, laid out as @b says, its planes from @b's band on */
+static void vivi_yuv_at(const struct vivi_gen_frame *f,
+			const struct vivi_band *b, u32 y,
+			struct vivi_yuv_line *v)
+{
+	const struct vivi_plane_desc *pd;
+	u32 p, r0, r1;
+	u8 *s;
+
+	v->pk = NULL;
+	for (p = 0; p < b->l->nplanes; p++) {
+		pd = &b->l->pl[p];
+		vivi_band_rows(b, pd, &r0, &r1);
+		s = f->plane[p] + (size_t)(y / pd->vsub - r0) * f->stride[p];
+		switch (pd->type) {
+		case VIVI_PT_PACKED:
+			v->y = s + pd->off[0];
+			v->ys = 2;
+			v->c[0] = s + pd->off[1];
+			v->c[1] = s + pd->off[3];
+			v->cs = 4;
+			v->pk = pd;
+			break;
+		case VIVI_PT_ENC:
+			v->y = s;
+			v->ys = 1;
+			break;
+		case VIVI_PT_CHROMA:
+			v->c[pd->off[0] - 1] = s;
+			v->cs = 1;
+			break;
+		default:
+			v->c[pd->off[0] - 1] = s;
+			v->c[pd->off[1] - 1] = s + 1;
+			v->cs = 2;
+			break;
+		}
+	}
+}
+
+/*
+ * The byte of chroma channel @i (0 Cb, 1 Cr) of the half macropixel that
+ * ends an odd-width packed line at sample @k, or NULL where it has none
+ */
+static u8 *vivi_yuv_half(const struct vivi_yuv_line *v, u32 i, u32 k)
+{
+	u32 o = v->pk->off[i ? 3 : 1];
+
+	return o < 2 ? v->y - v->pk->off[0] + 4 * k + o : NULL;
+}
+
+/*
+ * Chroma sample @k of channel @i, the last of an odd width: as the
+ * unpacker reads it (a half macropixel lacks one chroma byte: the
+ * macropixel before gives it, or 128)
+ */
+static u32 vivi_yuv_get(const struct vivi_yuv_line *v, u32 i, u32 k)
+{
+	const u8 *s;
+
+	if (!v->pk)
+		return v->c[i][k * v->cs];
+	s = vivi_yuv_half(v, i, k);
+	if (s)
+		return *s;
+	return k ? v->c[i][(k - 1) * v->cs] : 128;
+}
+
+/* The same, written as the packer writes it */
+static void vivi_yuv_put(const struct vivi_yuv_line *v, u32 i, u32 k, u8 c)
+{
+	u8 *d;
+
+	if (!v->pk) {
+		v->c[i][k * v->cs] = c;
+		return;
+	}
+	d = vivi_yuv_half(v, i, k);
+	if (d)
+		*d = c;
+}
+
+/* @n samples from @s, one each @ss bytes, to @d, one each @ds bytes */
+static __always_inline void vivi_step_copy_n(u8 *d, u32 ds, const u8 *s,
+					     u32 ss, u32 n)
+{
+	u32 k;
+
+	for (k = 0; k + 4 <= n; k += 4, d += 4 * ds, s += 4 * ss) {
+		d[0] = s[0];
+		d[ds] = s[ss];
+		d[2 * ds] = s[2 * ss];
+		d[3 * ds] = s[3 * ss];
+	}
+	for (; k < n; k++, d += ds, s += ss)
+		*d = *s;
+}
+
+/* The same, each the rounded mean of the samples at @a and at @b */
+static __always_inline void vivi_step_avg_n(u8 *d, u32 ds, const u8 *a,
+					    const u8 *b, u32 ss, u32 n)
+{
+	u32 k;
+
+	for (k = 0; k < n; k++, d += ds, a += ss, b += ss)
+		*d = (*a + *b + 1) >> 1;
+}
+
+/* Strides as one number, for a switch over the ones layouts have */
+#define STEPS(ds, ss)	((ds) << 4 | (ss))
+
+/*
+ * vivi_step_copy_n() and vivi_step_avg_n() (@b non-NULL) with the strides
+ * as constants: the layouts have a few, and constant ones let the compiler
+ * address each sample directly
+ */
+static void vivi_step(u8 *d, u32 ds, const u8 *a, const u8 *b, u32 ss,
+		      u32 n)
+{
+	switch (b ? 0 : STEPS(ds, ss)) {
+	case STEPS(1, 1):
+		memcpy(d, a, n);
+		break;
+	case STEPS(1, 2):
+		vivi_step_copy_n(d, 1, a, 2, n);
+		break;
+	case STEPS(2, 1):
+		vivi_step_copy_n(d, 2, a, 1, n);
+		break;
+	case STEPS(1, 4):
+		vivi_step_copy_n(d, 1, a, 4, n);
+		break;
+	case STEPS(4, 1):
+		vivi_step_copy_n(d, 4, a, 1, n);
+		break;
+	case STEPS(2, 4):
+		vivi_step_copy_n(d, 2, a, 4, n);
+		break;
+	case STEPS(4, 2):
+		vivi_step_copy_n(d, 4, a, 2, n);
+		break;
+	case STEPS(2, 2):
+		vivi_step_copy_n(d, 2, a, 2, n);
+		break;
+	case STEPS(4, 4):
+		vivi_step_copy_n(d, 4, a, 4, n);
+		break;
+	default:
+		if (b)
+			vivi_step_avg_n(d, ds, a, b, ss, n);
+		else
+			vivi_step_copy_n(d, ds, a, ss, n);
+		break;
+	}
+}
+
+/*
+ * Y'CbCr of one layout into another of one size, sample by sample: the
+ * same bytes as unpacking and packing give (chroma replicated, then
+ * averaged over the pixels a sample covers), without canonical lines
+ */
+static void vivi_conv_yuv(const struct vivi_conv *c, const struct vivi_band *sb)
+{
+	u32 w = c->b.w, n = w / 2, y, yb, i;
+	bool sub = c->b.l->pl[c->b.l->nplanes - 1].vsub == 2;
+	struct vivi_yuv_line s, s2, d;
+
+	for (y = c->b.y0; y < c->b.y1; y++) {
+		vivi_yuv_at(c->src, sb, y, &s);
+		vivi_yuv_at(c->dst, &c->b, y, &d);
+		vivi_step(d.y, d.ys, s.y, NULL, s.ys, w);
+		if (sub && (y & 1))
+			continue;
+		/* a 4:2:0 sample covers this line and the next, if any */
+		yb = sub ? min(y + 1, c->b.h - 1) : y;
+		vivi_yuv_at(c->src, sb, yb, &s2);
+		for (i = 0; i < 2; i++) {
+			vivi_step(d.c[i], d.cs, s.c[i],
+				  s2.c[i] == s.c[i] ? NULL : s2.c[i], s.cs, n);
+			if (w & 1)
+				vivi_yuv_put(&d, i, n, (vivi_yuv_get(&s, i, n) +
+						       vivi_yuv_get(&s2, i, n) +
+						       1) >> 1);
+		}
+	}
+}
+
+/**
+ * vivi_scale_frame() - a frame of one raw format into another, scaled
+ * @src: a whole frame (no band) of any format of the packer's table
+ * @dst: the destination's format, size and planes, and the band to fill,
+ *	as vivi_gen_fill() takes them (4:2:0 bands start at an even line,
+ *	and end at one or at the frame's end)
+ * @aspect: enum vivi_aspect, when the shapes differ
+ * @scratch: vivi_scale_scratch_size(@src->width, @dst->width) bytes, any
+ *	alignment, any contents
+ *
+ * Which path a frame takes is said in vivi_scale.h, the geometry and the
+ * filters at the top of this file, how a format's pixels become canonical
+ * lines and back in vivi_unpack.c and vivi_pack.c. The planes must not
+ * overlap.
+ *
+ * Return: 0, or -EINVAL for a frame either side refuses, a band in @src,
+ * an unknown aspect or no scratch.
+ */
+int vivi_scale_frame(const struct vivi_gen_frame *src,
+		     const struct vivi_gen_frame *dst, u32 aspect,
+		     void *scratch)
+{
+	struct vivi_conv c = { .src = src, .dst = dst };
+	struct vivi_rect crop, pic;
+	struct vivi_band sb;
+	u8 *p;
+
+	if (!src || !dst || !scratch || aspect >= VIVI_ASPECT_COUNT ||
+	    src->band_lines || vivi_band_init(&sb, src) ||
+	    vivi_band_init(&c.b, dst))
+		return -EINVAL;
+	c.sl = sb.l;
+	if (c.b.l->pl[c.b.l->nplanes - 1].vsub == 2 && (c.b.y1 & 1) &&
+	    c.b.y1 != c.b.h)
+		return -EINVAL;
+	if (src->fourcc == dst->fourcc && sb.w == c.b.w && sb.h == c.b.h) {
+		vivi_conv_copy(&c);
+		return 0;
+	}
+	if (sb.l->yuv && c.b.l->yuv && sb.w == c.b.w && sb.h == c.b.h) {
+		vivi_conv_yuv(&c, &sb);
+		return 0;
+	}
+	p = PTR_ALIGN((u8 *)scratch, SCALE_ALIGN);
+	c.lines.data = vivi_carve(&p, vivi_band_bytes(sb.w, c.b.w));
+	c.pack = vivi_carve(&p, vivi_pack_scratch_size(c.b.w));
+	vivi_scale_geometry(sb.w, sb.h, c.b.w, c.b.h, aspect, &crop, &pic);
+	if (crop.w == c.b.w && crop.h == c.b.h && pic.w == c.b.w &&
+	    pic.h == c.b.h)
+		return vivi_conv_direct(&c, &crop);
+	return vivi_conv_scaled(&c, aspect, p);
+}
