@@ -25,7 +25,7 @@ run_pkgs=(
 deb_pkgs=(build-essential debhelper dh-dkms lintian)
 # make bench: the pure code next to the kernel's v4l2-tpg (linux-source),
 # libjpeg-turbo and libswscale (found through pkg-config)
-bench_pkgs=(build-essential pkg-config linux-source-6.1 libturbojpeg0-dev
+bench_pkgs=(build-essential pkg-config linux-source libturbojpeg0-dev
 	libswscale-dev)
 # make check adds: sparse (strict build), the clients (GStreamer, OpenCV,
 # Chromium, Firefox, PipeWire), DKMS, checkpatch (linux-source), the suite
@@ -33,7 +33,7 @@ bench_pkgs=(build-essential pkg-config linux-source-6.1 libturbojpeg0-dev
 check_pkgs=(
 	"${run_pkgs[@]}" sparse
 	gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good
-	dkms linux-source-6.1 pahole gnuplot-nox
+	dkms linux-source pahole gnuplot-nox
 	python3-opencv chromium firefox-esr strace debootstrap
 	pipewire pipewire-bin wireplumber gstreamer1.0-pipewire dbus
 	libjpeg62-turbo-dev libjpeg-turbo-progs libturbojpeg0-dev nodejs

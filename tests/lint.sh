@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # make lint: checkpatch.pl --strict, kernel-doc and sparse over the driver
 # sources, and the layering of the driver's files (tests/layers.sh).
-# checkpatch comes from Debian's linux-source-6.1 (tests/deps.sh
+# checkpatch comes from Debian's linux-source (tests/deps.sh
 # installs it), extracted once into $BUILD/checkpatch. Prints one PASS:/FAIL:
 # line per tool. VIVI_LINT_SPARSE=0 leaves sparse out (make check: the strict
 # build already ran it).
@@ -28,7 +28,7 @@ if [ -n "$tarball" ] && [ ! "$checkpatch" -nt "$tarball" ]; then
 		"$top/scripts/const_structs.checkpatch" && touch "$checkpatch"
 fi
 if [ ! -x "$checkpatch" ]; then
-	echo "FAIL: lint: checkpatch: no checkpatch.pl (apt-get install linux-source-6.1)"
+	echo "FAIL: lint: checkpatch: no checkpatch.pl (apt-get install linux-source)"
 	rc=1
 else
 	# one run per file, with that file's exceptions from tests/lint-ignore
