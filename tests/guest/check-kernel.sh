@@ -162,7 +162,7 @@ KO10=/tmp/vivi-x10.ko
 cp "$KO" "$KO10" || KO10=$KO
 bad=
 for i in 1 2 3 4 5 6 7 8 9 10; do
-	if ! err=$(unload_vivi && insmod "$KO10" 2>&1); then
+	if ! err=$(KO=$KO10 load_vivi 2>&1); then
 		bad="insmod $i failed: $err; $(dmesg | tail -n 3 | tr '\n' ' ')"
 		break
 	fi
