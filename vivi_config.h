@@ -85,7 +85,7 @@ struct vivi_config_why {
  * @fault_controls: also offer the fault knobs as controls (opt-in)
  * @modes: the sizes and rates offered, and the power-on mode; every size
  *	suits every format (vivi_fmt_size_suits())
- * @nr_exact: refuse the device if @video_nr is taken (configfs), rather
+ * @nr_exact: refuse the device if @video_nr (not -1) is taken (configfs), rather
  *	than take the next free number (the video_nr parameter, as vivid's)
  * @fail_probe: testing only (the fail_dev parameter): fail the probe once
  *	fully set up

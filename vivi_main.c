@@ -191,7 +191,8 @@ static int vivi_node_register(struct vivi_cap *cap)
 	if (ret)
 		return ret;
 	/* the core took the next free number; the teardown unregisters it */
-	if (vivi->cfg.nr_exact && vdev->num != vivi->cfg.video_nr) {
+	if (vivi->cfg.nr_exact && vivi->cfg.video_nr >= 0 &&
+	    vdev->num != vivi->cfg.video_nr) {
 		v4l2_err(&vivi->v4l2_dev, "/dev/video%d is taken\n",
 			 vivi->cfg.video_nr);
 		return -EBUSY;
