@@ -250,7 +250,7 @@ vivid_log_ok() {
 median_interval() { median-interval.py "$@"; }
 
 core_modules() {
-	modprobe -a videodev videobuf2-common videobuf2-v4l2 \
+	modprobe -a configfs videodev videobuf2-common videobuf2-v4l2 \
 		videobuf2-vmalloc videobuf2-memops
 }
 
