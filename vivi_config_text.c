@@ -87,34 +87,60 @@ static bool vivi_text_done(struct vivi_text *t)
 	return t->p == t->end;
 }
 
-static int vivi_bad_text(struct vivi_config_why *why,
-			 enum vivi_config_attr attr, const char *what)
+static __printf(3, 4) int vivi_bad_text(struct vivi_config_why *why,
+					 enum vivi_config_attr attr,
+					 const char *fmt, ...)
 {
-	snprintf(why->text, sizeof(why->text), ": %s", what);
+	va_list args;
+
+	why->text[0] = ':';
+	why->text[1] = ' ';
+	va_start(args, fmt);
+	vsnprintf(why->text + 2, sizeof(why->text) - 2, fmt, args);
+	va_end(args);
 	why->attr = attr;
 	return -EINVAL;
+}
+
+/*
+ * A comma-separated list of at most @max items, each read by @one into
+ * @items (@item_size bytes apart); false for a malformed list or a long one
+ */
+static bool vivi_text_list(struct vivi_text *t,
+			   bool (*one)(struct vivi_text *t, void *item),
+			   void *items, size_t item_size, unsigned int max,
+			   unsigned int *n)
+{
+	*n = 0;
+	do {
+		if (*n == max || !one(t, (u8 *)items + *n * item_size))
+			return false;
+		++*n;
+	} while (vivi_text_eat(t, ','));
+	return vivi_text_done(t);
+}
+
+static bool vivi_text_size_item(struct vivi_text *t, void *item)
+{
+	return vivi_text_size(t, item);
+}
+
+static bool vivi_text_rate_item(struct vivi_text *t, void *item)
+{
+	return vivi_text_rate(t, item);
 }
 
 static int vivi_store_sizes(struct vivi_config *cfg, struct vivi_text *t,
 			    struct vivi_config_why *why)
 {
 	struct vivi_size sizes[VIVI_MAX_SIZES];
-	unsigned int n = 0;
+	unsigned int n;
 
-	do {
-		if (n == VIVI_MAX_SIZES) {
-			snprintf(why->text, sizeof(why->text),
-				 ": more than %u entries", VIVI_MAX_SIZES);
-			why->attr = VIVI_CONFIG_SIZES;
-			return -EINVAL;
-		}
-		if (!vivi_text_size(t, &sizes[n++]))
-			return vivi_bad_text(why, VIVI_CONFIG_SIZES,
-					     "is not a list of WxH sizes");
-	} while (vivi_text_eat(t, ','));
-	if (!vivi_text_done(t))
+	if (!vivi_text_list(t, vivi_text_size_item, sizes, sizeof(sizes[0]),
+			    VIVI_MAX_SIZES, &n))
 		return vivi_bad_text(why, VIVI_CONFIG_SIZES,
-				     "is not a list of WxH sizes");
+				     "is not a list of 1 to %u WxH sizes",
+				     VIVI_MAX_SIZES);
 	return vivi_config_set_sizes(cfg, sizes, n, why);
 }
 
@@ -122,22 +148,13 @@ static int vivi_store_rates(struct vivi_config *cfg, struct vivi_text *t,
 			    struct vivi_config_why *why)
 {
 	struct v4l2_fract tpf[VIVI_MAX_RATES];
-	unsigned int n = 0;
+	unsigned int n;
 
-	do {
-		if (n == VIVI_MAX_RATES) {
-			snprintf(why->text, sizeof(why->text),
-				 ": more than %u entries", VIVI_MAX_RATES);
-			why->attr = VIVI_CONFIG_RATES;
-			return -EINVAL;
-		}
-		if (!vivi_text_rate(t, &tpf[n++]))
-			return vivi_bad_text(why, VIVI_CONFIG_RATES,
-					     "is not a list of rates (30, 7.5, 30000/1001)");
-	} while (vivi_text_eat(t, ','));
-	if (!vivi_text_done(t))
+	if (!vivi_text_list(t, vivi_text_rate_item, tpf, sizeof(tpf[0]),
+			    VIVI_MAX_RATES, &n))
 		return vivi_bad_text(why, VIVI_CONFIG_RATES,
-				     "is not a list of rates (30, 7.5, 30000/1001)");
+				     "is not a list of 1 to %u rates (30, 7.5, 30000/1001)",
+				     VIVI_MAX_RATES);
 	return vivi_config_set_rates(cfg, tpf, n, why);
 }
 
