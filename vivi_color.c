@@ -28,22 +28,10 @@ static const u16 vivi_sin_q14[91] = {
 	16294, 16322, 16344, 16362, 16374, 16382, 16384,
 };
 
-/*
- * BT.601 limited range, exact to the rounded ideal value: the luma weights
- * are exact in 1/1000, the chroma weights in 1/1000000 are multiples of 16,
- * which keeps 224 * weighted sum inside 32 bits.
- */
+/* BT.601 limited range, exact to the rounded ideal value (vivi_color.h) */
 void vivi_rgb_to_ycc(const u8 *rgb, u8 *ycc)
 {
-	s32 r = rgb[0], g = rgb[1], b = rgb[2];
-	u32 s = 299 * r + 587 * g + 114 * b;
-	s32 u = 31250 * b - 10546 * r - 20704 * g;
-	s32 v = 31250 * r - 26168 * g - 5082 * b;
-
-	ycc[0] = (219 * s + 16 * 255000 + 127500) / 255000;
-	/* u32 wrap-around is fine: the true sum lies in 0..2^32-1 */
-	ycc[1] = ((u32)(224 * u) + 128u * 15937500u + 7968750u) / 15937500u;
-	ycc[2] = ((u32)(224 * v) + 128u * 15937500u + 7968750u) / 15937500u;
+	vivi_rgb_to_ycc_inl(rgb[0], rgb[1], rgb[2], ycc);
 }
 
 static u8 vivi_clamp8(s32 x)
@@ -68,16 +56,16 @@ static u8 vivi_q16_to_u8(s32 x)
 	return min_t(s32, x >> 16, 255);
 }
 
-/* BT.601 limited Y'CbCr back to full-range R'G'B' */
+/* BT.601 limited Y'CbCr back to full-range R'G'B' (vivi_color.h) */
 void vivi_ycc_to_rgb(const u8 *ycc, u8 *rgb)
 {
-	s32 y = (ycc[0] - 16) * 76309;
+	s32 y = vivi_ycc_y(ycc[0]);
 	s32 u = ycc[1] - 128;
 	s32 v = ycc[2] - 128;
 
-	rgb[0] = vivi_q16_to_u8(y + 104597 * v);
-	rgb[1] = vivi_q16_to_u8(y - 25675 * u - 53279 * v);
-	rgb[2] = vivi_q16_to_u8(y + 132201 * u);
+	rgb[0] = vivi_q16_u8(y + vivi_ycc_rv(v));
+	rgb[1] = vivi_q16_u8(y + vivi_ycc_guv(u, v));
+	rgb[2] = vivi_q16_u8(y + vivi_ycc_bu(u));
 }
 
 static s32 vivi_isin(s32 deg)

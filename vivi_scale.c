@@ -833,6 +833,215 @@ static void vivi_conv_yuv(const struct vivi_conv *c, const struct vivi_band *sb)
 	}
 }
 
+/* ---- R'G'B' and Y'CbCr at one size, in one pass -------------------- */
+
+/*
+ * The channel offsets of the four-byte and three-byte R'G'B' layouts, an
+ * index: 0 RGB24, 1 BGR24, 2 XRGB32, 3 XBGR32 (the converter's loops take
+ * it as a constant)
+ */
+#define RGB_R(e)	((e) == 0 ? 0 : (e) == 1 ? 2 : (e) == 2 ? 1 : 2)
+#define RGB_G(e)	((e) == 2 ? 2 : 1)
+#define RGB_B(e)	((e) == 0 ? 2 : (e) == 1 ? 0 : (e) == 2 ? 3 : 0)
+#define RGB_X(e)	((e) == 2 ? 0 : 3)
+#define RGB_BPP(e)	((e) < 2 ? 3 : 4)
+
+/* The index above of a VIVI_PT_ENC kind, or -1 for the others */
+static int vivi_rgb_index(u32 enc)
+{
+	switch (enc) {
+	case VIVI_E_RGB24:
+		return 0;
+	case VIVI_E_BGR24:
+		return 1;
+	case VIVI_E_XRGB32:
+		return 2;
+	case VIVI_E_XBGR32:
+		return 3;
+	default:
+		return -1;
+	}
+}
+
+/* One R'G'B' pixel of layout @e at @d */
+static __always_inline void vivi_rgb_put(u8 *d, int e, u8 r, u8 g, u8 b)
+{
+	d[RGB_R(e)] = r;
+	d[RGB_G(e)] = g;
+	d[RGB_B(e)] = b;
+	if (RGB_BPP(e) == 4)
+		d[RGB_X(e)] = 0xff;
+}
+
+/*
+ * @n pixel pairs of a Y'CbCr line (Y' each @ys bytes, chroma each @cs)
+ * into R'G'B' of layout @e: as unpacking (chroma replicated), converting
+ * (vivi_ycc_to_rgb()) and packing give them, each chroma sample weighed
+ * once
+ */
+static __always_inline void vivi_yuv_rgb_n(u8 *d, int e, const u8 *y,
+					   u32 ys, const u8 *cb,
+					   const u8 *cr, u32 cs, u32 n)
+{
+	s32 u, v, r, g, b, l;
+	u32 k;
+
+	for (k = 0; k < n; k++, y += 2 * ys, cb += cs, cr += cs,
+	     d += 2 * RGB_BPP(e)) {
+		u = *cb - 128;
+		v = *cr - 128;
+		r = vivi_ycc_rv(v);
+		g = vivi_ycc_guv(u, v);
+		b = vivi_ycc_bu(u);
+		l = vivi_ycc_y(y[0]);
+		vivi_rgb_put(d, e, vivi_q16_u8(l + r), vivi_q16_u8(l + g),
+			     vivi_q16_u8(l + b));
+		l = vivi_ycc_y(y[ys]);
+		vivi_rgb_put(d + RGB_BPP(e), e, vivi_q16_u8(l + r),
+			     vivi_q16_u8(l + g), vivi_q16_u8(l + b));
+	}
+}
+
+/* The same with the layout and the strides as constants */
+static void vivi_yuv_rgb(u8 *d, int e, const struct vivi_yuv_line *s,
+			 u32 n)
+{
+#define YR(e_, ys_, cs_) \
+	case (e_) << 8 | (ys_) << 4 | (cs_): \
+		vivi_yuv_rgb_n(d, e_, s->y, ys_, s->c[0], s->c[1], cs_, n); \
+		break
+#define YR3(e_) YR(e_, 2, 4); YR(e_, 1, 2); YR(e_, 1, 1)
+	switch (e << 8 | s->ys << 4 | s->cs) {
+	YR3(0);
+	YR3(1);
+	YR3(2);
+	YR3(3);
+	default:
+		vivi_yuv_rgb_n(d, e, s->y, s->ys, s->c[0], s->c[1], s->cs, n);
+		break;
+	}
+#undef YR3
+#undef YR
+}
+
+/*
+ * @n pixel pairs of R'G'B' lines @a and @b (the next row for 4:2:0, else
+ * @a again) of layout @e into the Y'CbCr line @d (and the Y' of @b at @yb
+ * for 4:2:0, if @two): as unpacking into Y'CbCr (vivi_rgb_to_ycc()) and
+ * packing give them, chroma the rounded mean of the pixels it covers
+ */
+static __always_inline void vivi_rgb_yuv_n(const struct vivi_yuv_line *d,
+					   u8 *yb, bool two, int e,
+					   const u8 *a, const u8 *b, u32 ys,
+					   u32 cs, u32 n)
+{
+	u8 *y = d->y, *cb = d->c[0], *cr = d->c[1];
+	u8 p[4][3];
+	u32 k;
+
+	for (k = 0; k < n; k++, y += 2 * ys, cb += cs, cr += cs,
+	     a += 2 * RGB_BPP(e), b += 2 * RGB_BPP(e)) {
+		vivi_rgb_to_ycc_inl(a[RGB_R(e)], a[RGB_G(e)], a[RGB_B(e)],
+				    p[0]);
+		a += RGB_BPP(e);
+		vivi_rgb_to_ycc_inl(a[RGB_R(e)], a[RGB_G(e)], a[RGB_B(e)],
+				    p[1]);
+		a -= RGB_BPP(e);
+		y[0] = p[0][0];
+		y[ys] = p[1][0];
+		if (!two) {
+			*cb = (p[0][1] + p[1][1] + 1) >> 1;
+			*cr = (p[0][2] + p[1][2] + 1) >> 1;
+			continue;
+		}
+		vivi_rgb_to_ycc_inl(b[RGB_R(e)], b[RGB_G(e)], b[RGB_B(e)],
+				    p[2]);
+		b += RGB_BPP(e);
+		vivi_rgb_to_ycc_inl(b[RGB_R(e)], b[RGB_G(e)], b[RGB_B(e)],
+				    p[3]);
+		b -= RGB_BPP(e);
+		if (yb) {
+			yb[2 * k * ys] = p[2][0];
+			yb[2 * k * ys + ys] = p[3][0];
+		}
+		*cb = (p[0][1] + p[1][1] + p[2][1] + p[3][1] + 2) >> 2;
+		*cr = (p[0][2] + p[1][2] + p[2][2] + p[3][2] + 2) >> 2;
+	}
+}
+
+/* The same with the layout and the strides as constants */
+static void vivi_rgb_yuv(const struct vivi_yuv_line *d, u8 *yb, bool two,
+			 int e, const u8 *a, const u8 *b, u32 n)
+{
+#define RY(e_, ys_, cs_) \
+	case (e_) << 8 | (ys_) << 4 | (cs_): \
+		if (two) \
+			vivi_rgb_yuv_n(d, yb, true, e_, a, b, ys_, cs_, n); \
+		else \
+			vivi_rgb_yuv_n(d, NULL, false, e_, a, a, ys_, cs_, n); \
+		break
+#define RY3(e_) RY(e_, 2, 4); RY(e_, 1, 2); RY(e_, 1, 1)
+	switch (e << 8 | d->ys << 4 | d->cs) {
+	RY3(0);
+	RY3(1);
+	RY3(2);
+	RY3(3);
+	default:
+		vivi_rgb_yuv_n(d, yb, two, e, a, b, d->ys, d->cs, n);
+		break;
+	}
+#undef RY3
+#undef RY
+}
+
+/*
+ * Y'CbCr into R'G'B' of four or three bytes a pixel, or back, of one even
+ * width, each line read and written once; false for other pairs, which
+ * take the canonical lines
+ */
+static bool vivi_conv_rgb(const struct vivi_conv *c, const struct vivi_band *sb)
+{
+	const struct vivi_layout *sl = sb->l, *dl = c->b.l;
+	u32 w = c->b.w, y, yb;
+	struct vivi_yuv_line v, v2;
+	const u8 *a, *b;
+	bool two;
+	u8 *d;
+	int e;
+
+	if (w & 1)
+		return false;
+	if (sl->yuv && !dl->yuv) {
+		e = vivi_rgb_index(dl->enc);
+		if (e < 0)
+			return false;
+		for (y = c->b.y0; y < c->b.y1; y++) {
+			vivi_yuv_at(c->src, sb, y, &v);
+			d = c->dst->plane[0] +
+			    (size_t)(y - c->b.y0) * c->dst->stride[0];
+			vivi_yuv_rgb(d, e, &v, w / 2);
+		}
+		return true;
+	}
+	if (sl->yuv || !dl->yuv)
+		return false;
+	e = vivi_rgb_index(sl->enc);
+	if (e < 0)
+		return false;
+	two = dl->pl[dl->nplanes - 1].vsub == 2;
+	for (y = c->b.y0; y < c->b.y1; y += two ? 2 : 1) {
+		/* a 4:2:0 sample covers this line and the next, if any */
+		yb = two ? min(y + 1, c->b.h - 1) : y;
+		vivi_yuv_at(c->dst, &c->b, y, &v);
+		a = c->src->plane[0] + (size_t)y * c->src->stride[0];
+		b = c->src->plane[0] + (size_t)yb * c->src->stride[0];
+		if (yb != y)
+			vivi_yuv_at(c->dst, &c->b, yb, &v2);
+		vivi_rgb_yuv(&v, yb != y ? v2.y : NULL, two, e, a, b, w / 2);
+	}
+	return true;
+}
+
 /**
  * vivi_scale_frame() - a frame of one raw format into another, scaled
  * @src: a whole frame (no band) of any format of the packer's table
@@ -876,6 +1085,8 @@ int vivi_scale_frame(const struct vivi_gen_frame *src,
 		vivi_conv_yuv(&c, &sb);
 		return 0;
 	}
+	if (sb.w == c.b.w && sb.h == c.b.h && vivi_conv_rgb(&c, &sb))
+		return 0;
 	p = PTR_ALIGN((u8 *)scratch, SCALE_ALIGN);
 	c.lines.data = vivi_carve(&p, vivi_band_bytes(sb.w, c.b.w));
 	c.pack = vivi_carve(&p, vivi_pack_scratch_size(c.b.w));
