@@ -34,6 +34,27 @@ void vivi_rgb_to_ycc(const u8 *rgb, u8 *ycc)
 	vivi_rgb_to_ycc_inl(rgb[0], rgb[1], rgb[2], ycc);
 }
 
+/* The tables of vivi_rgb_to_ycc_tab(): its terms, in u32 as it sums them */
+void vivi_ycc_tab_init(u32 (*t)[256][3])
+{
+	static const s32 m[3][3] = {
+		{ 219 * 299, 224 * -10546, 224 * 31250 },
+		{ 219 * 587, 224 * -20704, 224 * -26168 },
+		{ 219 * 114, 224 * 31250, 224 * -5082 },
+	};
+	u32 c, v, k;
+
+	for (c = 0; c < 3; c++)
+		for (v = 0; v < 256; v++)
+			for (k = 0; k < 3; k++)
+				t[c][v][k] = (u32)(m[c][k] * (s32)v);
+	for (v = 0; v < 256; v++) {
+		t[0][v][0] += 16 * 255000 + 127500;
+		t[0][v][1] += 128u * 15937500u + 7968750u;
+		t[0][v][2] += 128u * 15937500u + 7968750u;
+	}
+}
+
 static u8 vivi_clamp8(s32 x)
 {
 	return clamp_t(s32, x, 0, 255);

@@ -32,6 +32,7 @@
 #include <linux/errno.h>
 #include <linux/kernel.h>
 #include <linux/string.h>
+#include <linux/swab.h>
 #include <linux/types.h>
 
 #include "vivi_color.h"
@@ -198,8 +199,10 @@ size_t vivi_scale_scratch_size(u32 src_width, u32 dst_width)
 	u32 sw = clamp_t(u32, src_width, 1, VIVI_PACK_MAX_DIM);
 	u32 dw = clamp_t(u32, dst_width, 1, VIVI_PACK_MAX_DIM);
 
-	return SCALE_ALIGN + vivi_band_bytes(sw, dw) +
-	       vivi_al(vivi_pack_scratch_size(dw)) + vivi_scaler_bytes(sw, dw);
+	return SCALE_ALIGN + max(vivi_band_bytes(sw, dw) +
+				 vivi_al(vivi_pack_scratch_size(dw)) +
+				 vivi_scaler_bytes(sw, dw),
+				 VIVI_YCC_TAB_BYTES);
 }
 
 /* The next @n bytes of the scratch at *@p, aligned */
@@ -276,16 +279,20 @@ int vivi_scale_init(struct vivi_scale *s, void *scratch)
 
 /* ---- the passes ----------------------------------------------------- */
 
-/* Crop line @src (a whole source line) filtered horizontally into @d */
+/*
+ * Crop line @src (a whole source line) filtered horizontally into @d (the
+ * fields in locals: a store through @d could alias them otherwise)
+ */
 static __always_inline void vivi_hpass_n(const struct vivi_scale *s,
 					 const u8 *src, u16 *d, u32 n)
 {
+	const u32 *hoff = s->hoff, *end = hoff + s->pic.w;
 	const u16 *w = s->hw;
-	u32 i, k, a, b, c;
+	u32 k, a, b, c;
 	const u8 *p;
 
-	for (i = 0; i < s->pic.w; i++, d += 3, w += n) {
-		p = src + s->hoff[i];
+	for (; hoff < end; hoff++, d += 3, w += n) {
+		p = src + *hoff;
 		a = 0;
 		b = 0;
 		c = 0;
@@ -349,16 +356,25 @@ static const u16 *vivi_hline(struct vivi_scale *s, u32 r, u32 lo)
 	return s->slot[v];
 }
 
-/* Lines @a weighted @w (their sum VIVI_SCALE_ONE) back to 8 bits */
+/*
+ * Lines @a weighted @w (their sum VIVI_SCALE_ONE) back to 8 bits (lines
+ * and weights in locals: a store through @d could alias them otherwise)
+ */
 static __always_inline void vivi_vpass_n(u8 *d, const u16 *const *a,
 					 const u32 *w, u32 m, u32 n)
 {
+	const u16 *l[VIVI_SCALE_SLOTS];
+	u32 lw[VIVI_SCALE_SLOTS];
 	u32 k, j, v;
 
+	for (j = 0; j < m; j++) {
+		l[j] = a[j];
+		lw[j] = w[j];
+	}
 	for (k = 0; k < n; k++) {
 		v = 1u << 21;
 		for (j = 0; j < m; j++)
-			v += w[j] * a[j][k];
+			v += lw[j] * l[j][k];
 		d[k] = v >> 22;
 	}
 }
@@ -863,27 +879,50 @@ static int vivi_rgb_index(u32 enc)
 	}
 }
 
-/* One R'G'B' pixel of layout @e at @d */
-static __always_inline void vivi_rgb_put(u8 *d, int e, u8 r, u8 g, u8 b)
+/* The low @n bytes of @v at @d, bits 0..7 first, in as few stores */
+static __always_inline void vivi_put_le(u8 *d, u64 v, u32 n)
 {
-	d[RGB_R(e)] = r;
-	d[RGB_G(e)] = g;
-	d[RGB_B(e)] = b;
-	if (RGB_BPP(e) == 4)
-		d[RGB_X(e)] = 0xff;
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	v = __swab64(v);
+#endif
+	memcpy(d, &v, n);
+}
+
+/* One R'G'B' pixel of layout @e as the bytes of a word, first lowest */
+static __always_inline u64 vivi_rgb_word(int e, u32 r, u32 g, u32 b)
+{
+	u64 x = RGB_BPP(e) == 4 ? 0xffull << 8 * RGB_X(e) : 0;
+
+	return x | (u64)r << 8 * RGB_R(e) | (u64)g << 8 * RGB_G(e) |
+	       (u64)b << 8 * RGB_B(e);
+}
+
+/* The clamp of a Q16 sum's integer part, -CLIP_LO .. CLIP_N - CLIP_LO - 1 */
+#define CLIP_LO		384
+#define CLIP_N		1024
+
+/* @t: CLIP_N bytes, entry i the value i - CLIP_LO clamped to 0..255 */
+static void vivi_clip_init(u8 *t)
+{
+	u32 i;
+
+	for (i = 0; i < CLIP_N; i++)
+		t[i] = clamp_t(s32, (s32)i - CLIP_LO, 0, 255);
 }
 
 /*
  * @n pixel pairs of a Y'CbCr line (Y' each @ys bytes, chroma each @cs)
  * into R'G'B' of layout @e: as unpacking (chroma replicated), converting
  * (vivi_ycc_to_rgb()) and packing give them, each chroma sample weighed
- * once
+ * once, the clamp a table (@clip at value 0: the sums' integer parts lie
+ * in -277 .. 536), a pair stored as one word
  */
 static __always_inline void vivi_yuv_rgb_n(u8 *d, int e, const u8 *y,
 					   u32 ys, const u8 *cb,
-					   const u8 *cr, u32 cs, u32 n)
+					   const u8 *cr, u32 cs, u32 n,
+					   const u8 *clip)
 {
-	s32 u, v, r, g, b, l;
+	s32 u, v, r, g, b, l0, l1;
 	u32 k;
 
 	for (k = 0; k < n; k++, y += 2 * ys, cb += cs, cr += cs,
@@ -893,22 +932,26 @@ static __always_inline void vivi_yuv_rgb_n(u8 *d, int e, const u8 *y,
 		r = vivi_ycc_rv(v);
 		g = vivi_ycc_guv(u, v);
 		b = vivi_ycc_bu(u);
-		l = vivi_ycc_y(y[0]);
-		vivi_rgb_put(d, e, vivi_q16_u8(l + r), vivi_q16_u8(l + g),
-			     vivi_q16_u8(l + b));
-		l = vivi_ycc_y(y[ys]);
-		vivi_rgb_put(d + RGB_BPP(e), e, vivi_q16_u8(l + r),
-			     vivi_q16_u8(l + g), vivi_q16_u8(l + b));
+		l0 = vivi_ycc_y(y[0]);
+		l1 = vivi_ycc_y(y[ys]);
+		vivi_put_le(d, vivi_rgb_word(e, clip[(l0 + r) >> 16],
+					     clip[(l0 + g) >> 16],
+					     clip[(l0 + b) >> 16]) |
+			    vivi_rgb_word(e, clip[(l1 + r) >> 16],
+					  clip[(l1 + g) >> 16],
+					  clip[(l1 + b) >> 16]) <<
+			    8 * RGB_BPP(e), 2 * RGB_BPP(e));
 	}
 }
 
 /* The same with the layout and the strides as constants */
 static void vivi_yuv_rgb(u8 *d, int e, const struct vivi_yuv_line *s,
-			 u32 n)
+			 u32 n, const u8 *clip)
 {
 #define YR(e_, ys_, cs_) \
 	case (e_) << 8 | (ys_) << 4 | (cs_): \
-		vivi_yuv_rgb_n(d, e_, s->y, ys_, s->c[0], s->c[1], cs_, n); \
+		vivi_yuv_rgb_n(d, e_, s->y, ys_, s->c[0], s->c[1], cs_, n, \
+			       clip); \
 		break
 #define YR3(e_) YR(e_, 2, 4); YR(e_, 1, 2); YR(e_, 1, 1)
 	switch (e << 8 | s->ys << 4 | s->cs) {
@@ -917,7 +960,8 @@ static void vivi_yuv_rgb(u8 *d, int e, const struct vivi_yuv_line *s,
 	YR3(2);
 	YR3(3);
 	default:
-		vivi_yuv_rgb_n(d, e, s->y, s->ys, s->c[0], s->c[1], s->cs, n);
+		vivi_yuv_rgb_n(d, e, s->y, s->ys, s->c[0], s->c[1], s->cs, n,
+			       clip);
 		break;
 	}
 #undef YR3
@@ -933,20 +977,21 @@ static void vivi_yuv_rgb(u8 *d, int e, const struct vivi_yuv_line *s,
 static __always_inline void vivi_rgb_yuv_n(const struct vivi_yuv_line *d,
 					   u8 *yb, bool two, int e,
 					   const u8 *a, const u8 *b, u32 ys,
-					   u32 cs, u32 n)
+					   u32 cs, u32 n,
+					   const u32 (*t)[256][3])
 {
 	u8 *y = d->y, *cb = d->c[0], *cr = d->c[1];
+	const u8 *q;
 	u8 p[4][3];
 	u32 k;
 
 	for (k = 0; k < n; k++, y += 2 * ys, cb += cs, cr += cs,
 	     a += 2 * RGB_BPP(e), b += 2 * RGB_BPP(e)) {
-		vivi_rgb_to_ycc_inl(a[RGB_R(e)], a[RGB_G(e)], a[RGB_B(e)],
+		q = a + RGB_BPP(e);
+		vivi_rgb_to_ycc_tab(t, a[RGB_R(e)], a[RGB_G(e)], a[RGB_B(e)],
 				    p[0]);
-		a += RGB_BPP(e);
-		vivi_rgb_to_ycc_inl(a[RGB_R(e)], a[RGB_G(e)], a[RGB_B(e)],
+		vivi_rgb_to_ycc_tab(t, q[RGB_R(e)], q[RGB_G(e)], q[RGB_B(e)],
 				    p[1]);
-		a -= RGB_BPP(e);
 		y[0] = p[0][0];
 		y[ys] = p[1][0];
 		if (!two) {
@@ -954,12 +999,11 @@ static __always_inline void vivi_rgb_yuv_n(const struct vivi_yuv_line *d,
 			*cr = (p[0][2] + p[1][2] + 1) >> 1;
 			continue;
 		}
-		vivi_rgb_to_ycc_inl(b[RGB_R(e)], b[RGB_G(e)], b[RGB_B(e)],
+		q = b + RGB_BPP(e);
+		vivi_rgb_to_ycc_tab(t, b[RGB_R(e)], b[RGB_G(e)], b[RGB_B(e)],
 				    p[2]);
-		b += RGB_BPP(e);
-		vivi_rgb_to_ycc_inl(b[RGB_R(e)], b[RGB_G(e)], b[RGB_B(e)],
+		vivi_rgb_to_ycc_tab(t, q[RGB_R(e)], q[RGB_G(e)], q[RGB_B(e)],
 				    p[3]);
-		b -= RGB_BPP(e);
 		if (yb) {
 			yb[2 * k * ys] = p[2][0];
 			yb[2 * k * ys + ys] = p[3][0];
@@ -971,14 +1015,16 @@ static __always_inline void vivi_rgb_yuv_n(const struct vivi_yuv_line *d,
 
 /* The same with the layout and the strides as constants */
 static void vivi_rgb_yuv(const struct vivi_yuv_line *d, u8 *yb, bool two,
-			 int e, const u8 *a, const u8 *b, u32 n)
+			 int e, const u8 *a, const u8 *b, u32 n,
+			 const u32 (*t)[256][3])
 {
 #define RY(e_, ys_, cs_) \
 	case (e_) << 8 | (ys_) << 4 | (cs_): \
 		if (two) \
-			vivi_rgb_yuv_n(d, yb, true, e_, a, b, ys_, cs_, n); \
+			vivi_rgb_yuv_n(d, yb, true, e_, a, b, ys_, cs_, n, t); \
 		else \
-			vivi_rgb_yuv_n(d, NULL, false, e_, a, a, ys_, cs_, n); \
+			vivi_rgb_yuv_n(d, NULL, false, e_, a, a, ys_, cs_, n, \
+				       t); \
 		break
 #define RY3(e_) RY(e_, 2, 4); RY(e_, 1, 2); RY(e_, 1, 1)
 	switch (e << 8 | d->ys << 4 | d->cs) {
@@ -987,7 +1033,7 @@ static void vivi_rgb_yuv(const struct vivi_yuv_line *d, u8 *yb, bool two,
 	RY3(2);
 	RY3(3);
 	default:
-		vivi_rgb_yuv_n(d, yb, two, e, a, b, d->ys, d->cs, n);
+		vivi_rgb_yuv_n(d, yb, two, e, a, b, d->ys, d->cs, n, t);
 		break;
 	}
 #undef RY3
@@ -996,11 +1042,14 @@ static void vivi_rgb_yuv(const struct vivi_yuv_line *d, u8 *yb, bool two,
 
 /*
  * Y'CbCr into R'G'B' of four or three bytes a pixel, or back, of one even
- * width, each line read and written once; false for other pairs, which
- * take the canonical lines
+ * width, each line read and written once (@tab: VIVI_YCC_TAB_BYTES >=
+ * CLIP_N bytes of
+ * scratch, aligned); false for other pairs, which take the canonical lines
  */
-static bool vivi_conv_rgb(const struct vivi_conv *c, const struct vivi_band *sb)
+static bool vivi_conv_rgb(const struct vivi_conv *c, const struct vivi_band *sb,
+			  void *tab)
 {
+	u32 (*t)[256][3] = tab;
 	const struct vivi_layout *sl = sb->l, *dl = c->b.l;
 	u32 w = c->b.w, y, yb;
 	struct vivi_yuv_line v, v2;
@@ -1015,11 +1064,12 @@ static bool vivi_conv_rgb(const struct vivi_conv *c, const struct vivi_band *sb)
 		e = vivi_rgb_index(dl->enc);
 		if (e < 0)
 			return false;
+		vivi_clip_init(tab);
 		for (y = c->b.y0; y < c->b.y1; y++) {
 			vivi_yuv_at(c->src, sb, y, &v);
 			d = c->dst->plane[0] +
 			    (size_t)(y - c->b.y0) * c->dst->stride[0];
-			vivi_yuv_rgb(d, e, &v, w / 2);
+			vivi_yuv_rgb(d, e, &v, w / 2, (u8 *)tab + CLIP_LO);
 		}
 		return true;
 	}
@@ -1029,6 +1079,7 @@ static bool vivi_conv_rgb(const struct vivi_conv *c, const struct vivi_band *sb)
 	if (e < 0)
 		return false;
 	two = dl->pl[dl->nplanes - 1].vsub == 2;
+	vivi_ycc_tab_init(t);
 	for (y = c->b.y0; y < c->b.y1; y += two ? 2 : 1) {
 		/* a 4:2:0 sample covers this line and the next, if any */
 		yb = two ? min(y + 1, c->b.h - 1) : y;
@@ -1037,7 +1088,8 @@ static bool vivi_conv_rgb(const struct vivi_conv *c, const struct vivi_band *sb)
 		b = c->src->plane[0] + (size_t)yb * c->src->stride[0];
 		if (yb != y)
 			vivi_yuv_at(c->dst, &c->b, yb, &v2);
-		vivi_rgb_yuv(&v, yb != y ? v2.y : NULL, two, e, a, b, w / 2);
+		vivi_rgb_yuv(&v, yb != y ? v2.y : NULL, two, e, a, b, w / 2,
+			     (const u32 (*)[256][3])t);
 	}
 	return true;
 }
@@ -1085,9 +1137,9 @@ int vivi_scale_frame(const struct vivi_gen_frame *src,
 		vivi_conv_yuv(&c, &sb);
 		return 0;
 	}
-	if (sb.w == c.b.w && sb.h == c.b.h && vivi_conv_rgb(&c, &sb))
-		return 0;
 	p = PTR_ALIGN((u8 *)scratch, SCALE_ALIGN);
+	if (sb.w == c.b.w && sb.h == c.b.h && vivi_conv_rgb(&c, &sb, p))
+		return 0;
 	c.lines.data = vivi_carve(&p, vivi_band_bytes(sb.w, c.b.w));
 	c.pack = vivi_carve(&p, vivi_pack_scratch_size(c.b.w));
 	vivi_scale_geometry(sb.w, sb.h, c.b.w, c.b.h, aspect, &crop, &pic);

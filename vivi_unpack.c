@@ -143,16 +143,27 @@ static void vivi_unpack_chroma(const struct vivi_plane_desc *pd, u8 *c,
 			       const u8 *s, u32 w)
 {
 	u32 c0 = pd->off[0], c1 = pd->off[1], x;
-	bool two = pd->type == VIVI_PT_CHROMA2;
 
-	for (x = 0; x < w; x++, c += 3) {
-		c[c0] = s[0];
-		if (two)
+	/* a sample covers pixels x and x + 1 */
+	if (pd->type == VIVI_PT_CHROMA2) {
+		for (x = 0; x + 1 < w; x += 2, c += 6, s += 2) {
+			c[c0] = s[0];
 			c[c1] = s[1];
-		/* the sample covers pixels x and x + 1 */
-		if (x & 1)
-			s += two ? 2 : 1;
+			c[c0 + 3] = s[0];
+			c[c1 + 3] = s[1];
+		}
+		if (x < w) {
+			c[c0] = s[0];
+			c[c1] = s[1];
+		}
+		return;
 	}
+	for (x = 0; x + 1 < w; x += 2, c += 6, s++) {
+		c[c0] = s[0];
+		c[c0 + 3] = s[0];
+	}
+	if (x < w)
+		c[c0] = s[0];
 }
 
 /*
@@ -247,7 +258,8 @@ int vivi_unpack_lines(const struct vivi_gen_frame *f, u32 y0, u32 n,
 	for (y = y0; y < y0 + n; y++) {
 		c = dst->data + (size_t)(y - y0) * dst->stride;
 		vivi_unpack_line(f, b.l, y, c);
-		vivi_color_line(native, dst->kind, c, c, b.w);
+		if (native != dst->kind)
+			vivi_color_line(native, dst->kind, c, c, b.w);
 	}
 	return 0;
 }
