@@ -744,78 +744,183 @@ static void vivi_yuv_put(const struct vivi_yuv_line *v, u32 i, u32 k, u8 c)
 		*d = c;
 }
 
-/* @n samples from @s, one each @ss bytes, to @d, one each @ds bytes */
-static __always_inline void vivi_step_copy_n(u8 *d, u32 ds, const u8 *s,
-					     u32 ss, u32 n)
+/* The low @n bytes of @v at @d, bits 0..7 first, in as few stores */
+static __always_inline void vivi_put_le(u8 *d, u64 v, u32 n)
 {
-	u32 k;
-
-	for (k = 0; k + 4 <= n; k += 4, d += 4 * ds, s += 4 * ss) {
-		d[0] = s[0];
-		d[ds] = s[ss];
-		d[2 * ds] = s[2 * ss];
-		d[3 * ds] = s[3 * ss];
-	}
-	for (; k < n; k++, d += ds, s += ss)
-		*d = *s;
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	v = __swab64(v);
+#endif
+	memcpy(d, &v, n);
 }
 
-/* The same, each the rounded mean of the samples at @a and at @b */
-static __always_inline void vivi_step_avg_n(u8 *d, u32 ds, const u8 *a,
-					    const u8 *b, u32 ss, u32 n)
+/* Eight bytes at @s, the first in bits 0..7 */
+static __always_inline u64 vivi_get_le(const u8 *s)
 {
-	u32 k;
+	u64 v;
 
-	for (k = 0; k < n; k++, d += ds, a += ss, b += ss)
-		*d = (*a + *b + 1) >> 1;
+	memcpy(&v, s, sizeof(v));
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	v = __swab64(v);
+#endif
+	return v;
+}
+
+/* Bytes 0, 2, 4, 6 of @x as bytes 0..3 */
+static __always_inline u64 vivi_evens(u64 x)
+{
+	x &= 0x00ff00ff00ff00ffull;
+	x = (x | x >> 8) & 0x0000ffff0000ffffull;
+	return (x | x >> 16) & 0xffffffffull;
+}
+
+/* Bytes 0 and 4 of @x as bytes 0, 1 */
+static __always_inline u64 vivi_fours(u64 x)
+{
+	return (x & 0xff) | (x >> 24 & 0xff00);
+}
+
+/* Eight samples, one each @ss (1, 2 or 4) bytes from @s, as a word */
+static __always_inline u64 vivi_gather(const u8 *s, u32 ss)
+{
+	if (ss == 1)
+		return vivi_get_le(s);
+	if (ss == 2)
+		return vivi_evens(vivi_get_le(s)) |
+		       vivi_evens(vivi_get_le(s + 8)) << 32;
+	return vivi_fours(vivi_get_le(s)) |
+	       vivi_fours(vivi_get_le(s + 8)) << 16 |
+	       vivi_fours(vivi_get_le(s + 16)) << 32 |
+	       vivi_fours(vivi_get_le(s + 24)) << 48;
+}
+
+/* Each byte of @a and @b, the rounded mean of the two */
+static __always_inline u64 vivi_avg8(u64 a, u64 b)
+{
+	return (a | b) - (((a ^ b) >> 1) & 0x7f7f7f7f7f7f7f7full);
+}
+
+/*
+ * @n samples from @a, one each @ss bytes, to @d, one each @ds bytes (each
+ * the rounded mean of those at @a and at @b, if @avg). Into a plane of
+ * its own (@ds 1) eight at a time through words, as long as no word
+ * reaches past the last sample's byte (the strides are at most 4: a
+ * margin of one group of eight); else four at a time, a byte each
+ */
+static __always_inline void vivi_step_n(u8 *d, u32 ds, const u8 *a,
+					const u8 *b, u32 ss, u32 n, bool avg)
+{
+	u32 k = 0;
+	u64 v;
+
+	if (ds == 1 && ss == 1 && !avg) {
+		memcpy(d, a, n);
+		return;
+	}
+	if (ds == 1) {
+		for (; k + 9 <= n; k += 8, d += 8, a += 8 * ss, b += 8 * ss) {
+			v = vivi_gather(a, ss);
+			if (avg)
+				v = vivi_avg8(v, vivi_gather(b, ss));
+			vivi_put_le(d, v, 8);
+		}
+	} else if (!avg) {
+		for (; k + 4 <= n; k += 4, d += 4 * ds, a += 4 * ss) {
+			d[0] = a[0];
+			d[ds] = a[ss];
+			d[2 * ds] = a[2 * ss];
+			d[3 * ds] = a[3 * ss];
+		}
+	}
+	for (; k < n; k++, d += ds, a += ss, b += ss)
+		*d = avg ? (*a + *b + 1) >> 1 : *a;
 }
 
 /* Strides as one number, for a switch over the ones layouts have */
 #define STEPS(ds, ss)	((ds) << 4 | (ss))
 
 /*
- * vivi_step_copy_n() and vivi_step_avg_n() (@b non-NULL) with the strides
- * as constants: the layouts have a few, and constant ones let the compiler
- * address each sample directly
+ * vivi_step_n(), the mean of @a and @b if @b is non-NULL, with the
+ * strides as constants: the layouts have 1, 2 or 4 (an unknown pair, were
+ * there one, would take the bytes one at a time)
  */
 static void vivi_step(u8 *d, u32 ds, const u8 *a, const u8 *b, u32 ss,
 		      u32 n)
 {
-	switch (b ? 0 : STEPS(ds, ss)) {
-	case STEPS(1, 1):
-		memcpy(d, a, n);
-		break;
-	case STEPS(1, 2):
-		vivi_step_copy_n(d, 1, a, 2, n);
-		break;
-	case STEPS(2, 1):
-		vivi_step_copy_n(d, 2, a, 1, n);
-		break;
-	case STEPS(1, 4):
-		vivi_step_copy_n(d, 1, a, 4, n);
-		break;
-	case STEPS(4, 1):
-		vivi_step_copy_n(d, 4, a, 1, n);
-		break;
-	case STEPS(2, 4):
-		vivi_step_copy_n(d, 2, a, 4, n);
-		break;
-	case STEPS(4, 2):
-		vivi_step_copy_n(d, 4, a, 2, n);
-		break;
-	case STEPS(2, 2):
-		vivi_step_copy_n(d, 2, a, 2, n);
-		break;
-	case STEPS(4, 4):
-		vivi_step_copy_n(d, 4, a, 4, n);
-		break;
+#define ST(ds_, ss_) \
+	case STEPS(ds_, ss_): \
+		if (b) \
+			vivi_step_n(d, ds_, a, b, ss_, n, true); \
+		else \
+			vivi_step_n(d, ds_, a, a, ss_, n, false); \
+		break
+#define ST3(ds_) ST(ds_, 1); ST(ds_, 2); ST(ds_, 4)
+	u32 k;
+
+	switch (STEPS(ds, ss)) {
+	ST3(1);
+	ST3(2);
+	ST3(4);
 	default:
-		if (b)
-			vivi_step_avg_n(d, ds, a, b, ss, n);
-		else
-			vivi_step_copy_n(d, ds, a, ss, n);
+		for (k = 0; k < n; k++, d += ds, a += ss, b += b ? ss : 0)
+			*d = b ? (*a + *b + 1) >> 1 : *a;
 		break;
 	}
+#undef ST3
+#undef ST
+}
+
+/*
+ * @n macropixels of packed 4:2:2 (Y'0, Cb, Y'1, Cr at bytes @o0 .. @o3)
+ * at @d from Y' one a byte at @y and chroma each @cs bytes at @cb, @cr:
+ * a macropixel a word, two a store
+ */
+static __always_inline void vivi_pack422_n(u8 *d, u32 o0, u32 o1, u32 o2,
+					   u32 o3, const u8 *y, const u8 *cb,
+					   const u8 *cr, u32 cs, u32 n)
+{
+	u32 k;
+
+	for (k = 0; k + 2 <= n; k += 2, d += 8, y += 4, cb += 2 * cs,
+	     cr += 2 * cs)
+		vivi_put_le(d, (u64)y[0] << 8 * o0 | (u64)y[1] << 8 * o2 |
+			    (u64)cb[0] << 8 * o1 | (u64)cr[0] << 8 * o3 |
+			    (u64)y[2] << (32 + 8 * o0) |
+			    (u64)y[3] << (32 + 8 * o2) |
+			    (u64)cb[cs] << (32 + 8 * o1) |
+			    (u64)cr[cs] << (32 + 8 * o3), 8);
+	if (k < n)
+		vivi_put_le(d, (u64)y[0] << 8 * o0 | (u64)y[1] << 8 * o2 |
+			    (u64)cb[0] << 8 * o1 | (u64)cr[0] << 8 * o3, 4);
+}
+
+/*
+ * The same into line @d (packed) from line @s (planes, Y' a byte each),
+ * the layout and the chroma step as constants
+ */
+static void vivi_pack422(const struct vivi_yuv_line *d,
+			 const struct vivi_yuv_line *s, u32 n)
+{
+	const u8 *o = d->pk->off;
+	u8 *p = d->y - o[0];
+
+#define PK(o0, o1, o2, o3, cs_) \
+	case (o0) << 5 | (o1) << 3 | (cs_): \
+		vivi_pack422_n(p, o0, o1, o2, o3, s->y, s->c[0], s->c[1], \
+			       cs_, n); \
+		break
+#define PK2(o0, o1, o2, o3) PK(o0, o1, o2, o3, 1); PK(o0, o1, o2, o3, 2)
+	switch (o[0] << 5 | o[1] << 3 | s->cs) {
+	PK2(0, 1, 2, 3);
+	PK2(1, 0, 3, 2);
+	PK2(0, 3, 2, 1);
+	PK2(1, 2, 3, 0);
+	default:
+		vivi_pack422_n(p, o[0], o[1], o[2], o[3], s->y, s->c[0],
+			       s->c[1], s->cs, n);
+		break;
+	}
+#undef PK2
+#undef PK
 }
 
 /*
@@ -832,6 +937,16 @@ static void vivi_conv_yuv(const struct vivi_conv *c, const struct vivi_band *sb)
 	for (y = c->b.y0; y < c->b.y1; y++) {
 		vivi_yuv_at(c->src, sb, y, &s);
 		vivi_yuv_at(c->dst, &c->b, y, &d);
+		if (d.pk && !s.pk && s.ys == 1) {
+			/* into packed 4:2:2: whole macropixels */
+			vivi_pack422(&d, &s, n);
+			if (!(w & 1))
+				continue;
+			d.y[2 * n * d.ys] = s.y[2 * n];
+			for (i = 0; i < 2; i++)
+				vivi_yuv_put(&d, i, n, vivi_yuv_get(&s, i, n));
+			continue;
+		}
 		vivi_step(d.y, d.ys, s.y, NULL, s.ys, w);
 		if (sub && (y & 1))
 			continue;
@@ -877,15 +992,6 @@ static int vivi_rgb_index(u32 enc)
 	default:
 		return -1;
 	}
-}
-
-/* The low @n bytes of @v at @d, bits 0..7 first, in as few stores */
-static __always_inline void vivi_put_le(u8 *d, u64 v, u32 n)
-{
-#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-	v = __swab64(v);
-#endif
-	memcpy(d, &v, n);
 }
 
 /* One R'G'B' pixel of layout @e as the bytes of a word, first lowest */
@@ -1040,9 +1146,42 @@ static void vivi_rgb_yuv(const struct vivi_yuv_line *d, u8 *yb, bool two,
 #undef RY
 }
 
+/* @n pixel pairs of R'G'B' layout @se into layout @de, a pair one store */
+static __always_inline void vivi_rgb_rgb_n(u8 *d, int de, const u8 *s,
+					   int se, u32 n)
+{
+	u32 k;
+
+	for (k = 0; k < n; k++, s += 2 * RGB_BPP(se), d += 2 * RGB_BPP(de))
+		vivi_put_le(d, vivi_rgb_word(de, s[RGB_R(se)], s[RGB_G(se)],
+					     s[RGB_B(se)]) |
+			    vivi_rgb_word(de, s[RGB_BPP(se) + RGB_R(se)],
+					  s[RGB_BPP(se) + RGB_G(se)],
+					  s[RGB_BPP(se) + RGB_B(se)]) <<
+			    8 * RGB_BPP(de), 2 * RGB_BPP(de));
+}
+
+/* The same with the layouts as constants */
+static void vivi_rgb_rgb(u8 *d, int de, const u8 *s, int se, u32 n)
+{
+#define RR(se_, de_) \
+	case (se_) << 4 | (de_): \
+		vivi_rgb_rgb_n(d, de_, s, se_, n); \
+		break
+#define RR4(se_) RR(se_, 0); RR(se_, 1); RR(se_, 2); RR(se_, 3)
+	switch (se << 4 | de) {
+	RR4(0);
+	RR4(1);
+	RR4(2);
+	RR4(3);
+	}
+#undef RR4
+#undef RR
+}
+
 /*
- * Y'CbCr into R'G'B' of four or three bytes a pixel, or back, of one even
- * width, each line read and written once (@tab: VIVI_YCC_TAB_BYTES >=
+ * Y'CbCr into R'G'B' of four or three bytes a pixel, or back, or one such
+ * R'G'B' into another, of one even width, each line read and written once (@tab: VIVI_YCC_TAB_BYTES >=
  * CLIP_N bytes of
  * scratch, aligned); false for other pairs, which take the canonical lines
  */
@@ -1055,8 +1194,8 @@ static bool vivi_conv_rgb(const struct vivi_conv *c, const struct vivi_band *sb,
 	struct vivi_yuv_line v, v2;
 	const u8 *a, *b;
 	bool two;
+	int e, f;
 	u8 *d;
-	int e;
 
 	if (w & 1)
 		return false;
@@ -1073,7 +1212,18 @@ static bool vivi_conv_rgb(const struct vivi_conv *c, const struct vivi_band *sb,
 		}
 		return true;
 	}
-	if (sl->yuv || !dl->yuv)
+	if (!sl->yuv && !dl->yuv) {
+		e = vivi_rgb_index(dl->enc);
+		f = vivi_rgb_index(sl->enc);
+		if (e < 0 || f < 0)
+			return false;
+		for (y = c->b.y0; y < c->b.y1; y++)
+			vivi_rgb_rgb(c->dst->plane[0] + (size_t)(y - c->b.y0) *
+				     c->dst->stride[0], e, c->src->plane[0] +
+				     (size_t)y * c->src->stride[0], f, w / 2);
+		return true;
+	}
+	if (sl->yuv)
 		return false;
 	e = vivi_rgb_index(sl->enc);
 	if (e < 0)
