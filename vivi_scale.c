@@ -174,7 +174,7 @@ static size_t vivi_scaler_bytes(u32 sw, u32 dw)
 {
 	return vivi_al((size_t)sw * 3) + vivi_al((size_t)dw * 4) +
 	       vivi_al(((size_t)sw + 2 * dw) * 2) +
-	       VIVI_SCALE_SLOTS * vivi_al((size_t)dw * 6) +
+	       VIVI_SCALE_SLOTS * vivi_al((size_t)dw * 12) +
 	       vivi_al((size_t)dw * 12);
 }
 
@@ -269,7 +269,7 @@ int vivi_scale_init(struct vivi_scale *s, void *scratch)
 	s->hoff = vivi_carve(&p, (size_t)s->dw * 4);
 	s->hw = vivi_carve(&p, ((size_t)s->sw + 2 * s->dw) * 2);
 	for (k = 0; k < VIVI_SCALE_SLOTS; k++) {
-		s->slot[k] = vivi_carve(&p, (size_t)s->dw * 6);
+		s->slot[k] = vivi_carve(&p, (size_t)s->dw * 12);
 		s->tag[k] = NO_LINE;
 	}
 	s->acc = vivi_carve(&p, (size_t)s->dw * 12);
@@ -284,7 +284,7 @@ int vivi_scale_init(struct vivi_scale *s, void *scratch)
  * fields in locals: a store through @d could alias them otherwise)
  */
 static __always_inline void vivi_hpass_n(const struct vivi_scale *s,
-					 const u8 *src, u16 *d, u32 n)
+					 const u8 *src, u32 *d, u32 n)
 {
 	const u32 *hoff = s->hoff, *end = hoff + s->pic.w;
 	const u16 *w = s->hw;
@@ -308,7 +308,7 @@ static __always_inline void vivi_hpass_n(const struct vivi_scale *s,
 }
 
 /* The same, the tap counts of bilinear and of shrinking by up to 3 unrolled */
-static void vivi_hpass(const struct vivi_scale *s, const u8 *src, u16 *d)
+static void vivi_hpass(const struct vivi_scale *s, const u8 *src, u32 *d)
 {
 	switch (s->hn) {
 	case 1:
@@ -334,7 +334,7 @@ static void vivi_hpass(const struct vivi_scale *s, const u8 *src, u16 *d)
  * no line of [@lo, @r) (those the picture line being made uses), an empty
  * one first, else the one of the lowest line
  */
-static const u16 *vivi_hline(struct vivi_scale *s, u32 r, u32 lo)
+static const u32 *vivi_hline(struct vivi_scale *s, u32 r, u32 lo)
 {
 	u32 k, v = VIVI_SCALE_SLOTS;
 	const u8 *line;
@@ -357,21 +357,37 @@ static const u16 *vivi_hline(struct vivi_scale *s, u32 r, u32 lo)
 }
 
 /*
- * Lines @a weighted @w (their sum VIVI_SCALE_ONE) back to 8 bits (lines
- * and weights in locals: a store through @d could alias them otherwise)
+ * Lines @a weighted @w (their sum VIVI_SCALE_ONE) back to 8 bits, two
+ * samples in a 64-bit word: each sum stays below 2^30 (16384 * 65280 +
+ * 2^21), so the low one never carries into the high (lines and weights
+ * in locals: a store through @d could alias them otherwise)
  */
-static __always_inline void vivi_vpass_n(u8 *d, const u16 *const *a,
+static __always_inline void vivi_vpass_n(u8 *d, const u32 *const *a,
 					 const u32 *w, u32 m, u32 n)
 {
-	const u16 *l[VIVI_SCALE_SLOTS];
+	const u32 *l[VIVI_SCALE_SLOTS];
 	u32 lw[VIVI_SCALE_SLOTS];
 	u32 k, j, v;
+	u64 x, p;
 
 	for (j = 0; j < m; j++) {
 		l[j] = a[j];
 		lw[j] = w[j];
 	}
-	for (k = 0; k < n; k++) {
+	for (k = 0; k + 2 <= n; k += 2) {
+		x = 1ull << 21 | 1ull << 53;
+		for (j = 0; j < m; j++) {
+			/* the slots are 64-byte aligned, k even */
+			memcpy(&p, l[j] + k, sizeof(p));
+			x += lw[j] * p;
+		}
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+		x = x >> 32 | x << 32;
+#endif
+		d[k] = x >> 22;
+		d[k + 1] = x >> 54;
+	}
+	for (; k < n; k++) {
 		v = 1u << 21;
 		for (j = 0; j < m; j++)
 			v += lw[j] * l[j][k];
@@ -384,7 +400,7 @@ static int vivi_vpass_area(struct vivi_scale *s, const struct vivi_taps *t,
 			   u8 *d)
 {
 	u32 n = 3 * s->pic.w, *acc = s->acc, k, j, w;
-	const u16 *a;
+	const u32 *a;
 
 	for (j = 0; j < t->n; j++) {
 		w = vivi_tap_weight(t, j);
@@ -409,7 +425,7 @@ static int vivi_vpass_area(struct vivi_scale *s, const struct vivi_taps *t,
 static int vivi_scale_row(struct vivi_scale *s, u32 i, u8 *d)
 {
 	u32 w[VIVI_SCALE_SLOTS], r[VIVI_SCALE_SLOTS], n = 3 * s->pic.w;
-	const u16 *a[VIVI_SCALE_SLOTS];
+	const u32 *a[VIVI_SCALE_SLOTS];
 	u32 k, m = 0, wk;
 	struct vivi_taps t;
 	const u8 *line;

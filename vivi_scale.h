@@ -94,7 +94,8 @@ struct vivi_rect {
  * @hoff: per picture column, the byte of its first tap in a source line
  * @hn: the taps of every picture column (zero weights pad the fewer)
  * @hw: the taps' weights, @hn a column, column after column
- * @slot: source lines filtered horizontally, 8.8 fixed point
+ * @slot: source lines filtered horizontally, 8.8 fixed point in a u32 each
+ *	(the vertical pass sums two samples in one 64-bit word)
  * @tag: the crop line each slot holds, or ~0
  * @acc: the vertical sum of a line with more taps than slots
  *
@@ -117,7 +118,7 @@ struct vivi_scale {
 	u32 *hoff;
 	u32 hn;
 	u16 *hw;
-	u16 *slot[VIVI_SCALE_SLOTS];
+	u32 *slot[VIVI_SCALE_SLOTS];
 	u32 tag[VIVI_SCALE_SLOTS];
 	u32 *acc;
 };
