@@ -35,8 +35,9 @@ void vivi_rgb_to_ycc(const u8 *rgb, u8 *ycc)
 }
 
 /* The tables of vivi_rgb_to_ycc_tab(): its terms, in u32 as it sums them */
-void vivi_ycc_tab_init(u32 (*t)[256][3])
+void vivi_ycc_tab_init(struct vivi_ycc_tab *tab)
 {
+	u32 (*t)[256][3] = tab->t;
 	static const s32 m[3][3] = {
 		{ 219 * 299, 224 * -10546, 224 * 31250 },
 		{ 219 * 587, 224 * -20704, 224 * -26168 },

@@ -114,18 +114,23 @@ static inline u8 vivi_q16_u8(s32 x)
 	return x < 0 ? 0 : x > 255 ? 255 : x;
 }
 
-/*
- * vivi_rgb_to_ycc_inl()'s sums by table: entry [c][v] holds the terms
- * of channel c (0 R', 1 G', 2 B') at value v for Y', Cb and Cr (the
- * constants in R''s), so that a pixel costs nine loads and three
- * divisions by a constant; the same bytes
+/**
+ * struct vivi_ycc_tab - vivi_rgb_to_ycc_inl()'s sums by table
+ * @t: entry [c][v] holds the terms of channel c (0 R', 1 G', 2 B') at
+ *	value v for Y', Cb and Cr (the constants in R''s)
+ *
+ * A pixel costs nine loads and three divisions by a constant, and gives
+ * the same bytes. Filled by vivi_ycc_tab_init(), in the caller's scratch;
+ * no lock.
  */
-#define VIVI_YCC_TAB_BYTES	(3 * 256 * 3 * sizeof(u32))
+struct vivi_ycc_tab {
+	u32 t[3][256][3];
+};
 
-static inline void vivi_rgb_to_ycc_tab(const u32 (*t)[256][3], u8 r, u8 g,
-				       u8 b, u8 *ycc)
+static inline void vivi_rgb_to_ycc_tab(const struct vivi_ycc_tab *tab,
+				       u8 r, u8 g, u8 b, u8 *ycc)
 {
-	const u32 *tr = t[0][r], *tg = t[1][g], *tb = t[2][b];
+	const u32 *tr = tab->t[0][r], *tg = tab->t[1][g], *tb = tab->t[2][b];
 
 	ycc[0] = (tr[0] + tg[0] + tb[0]) / 255000;
 	ycc[1] = (tr[1] + tg[1] + tb[1]) / 15937500u;
@@ -134,7 +139,7 @@ static inline void vivi_rgb_to_ycc_tab(const u32 (*t)[256][3], u8 r, u8 g,
 
 void vivi_rgb_to_ycc(const u8 *rgb, u8 *ycc);
 void vivi_ycc_to_rgb(const u8 *ycc, u8 *rgb);
-void vivi_ycc_tab_init(u32 (*t)[256][3]);
+void vivi_ycc_tab_init(struct vivi_ycc_tab *tab);
 void vivi_color_convert(u32 from, u32 to, const u8 *c, u8 *out);
 void vivi_color_line(u32 from, u32 to, const u8 *src, u8 *dst, u32 n);
 

@@ -29,6 +29,7 @@
  * up to 8 bits.
  */
 
+#include <linux/compiler.h>
 #include <linux/errno.h>
 #include <linux/kernel.h>
 #include <linux/string.h>
@@ -202,7 +203,7 @@ size_t vivi_scale_scratch_size(u32 src_width, u32 dst_width)
 	return SCALE_ALIGN + max(vivi_band_bytes(sw, dw) +
 				 vivi_al(vivi_pack_scratch_size(dw)) +
 				 vivi_scaler_bytes(sw, dw),
-				 VIVI_YCC_TAB_BYTES);
+				 sizeof(struct vivi_ycc_tab));
 }
 
 /* The next @n bytes of the scratch at *@p, aligned */
@@ -851,38 +852,51 @@ static __always_inline void vivi_step_n(u8 *d, u32 ds, const u8 *a,
 		*d = avg ? (*a + *b + 1) >> 1 : *a;
 }
 
-/* Strides as one number, for a switch over the ones layouts have */
-#define STEPS(ds, ss)	((ds) << 4 | (ss))
+/* vivi_step_n(), the mean of @a and @b if @b is non-NULL */
+static __always_inline void vivi_step_b(u8 *d, u32 ds, const u8 *a,
+					const u8 *b, u32 ss, u32 n)
+{
+	if (b)
+		vivi_step_n(d, ds, a, b, ss, n, true);
+	else
+		vivi_step_n(d, ds, a, a, ss, n, false);
+}
+
+/* The same with the source stride as a constant */
+static __always_inline void vivi_step_ss(u8 *d, u32 ds, const u8 *a,
+					 const u8 *b, u32 ss, u32 n)
+{
+	switch (ss) {
+	case 1:
+		vivi_step_b(d, ds, a, b, 1, n);
+		break;
+	case 2:
+		vivi_step_b(d, ds, a, b, 2, n);
+		break;
+	default:
+		vivi_step_b(d, ds, a, b, 4, n);
+		break;
+	}
+}
 
 /*
- * vivi_step_n(), the mean of @a and @b if @b is non-NULL, with the
- * strides as constants: the layouts have 1, 2 or 4 (an unknown pair, were
- * there one, would take the bytes one at a time)
+ * The same with both strides as constants: the layouts have 1, 2 or 4,
+ * and constant ones let the compiler address each sample directly
  */
 static void vivi_step(u8 *d, u32 ds, const u8 *a, const u8 *b, u32 ss,
 		      u32 n)
 {
-#define ST(ds_, ss_) \
-	case STEPS(ds_, ss_): \
-		if (b) \
-			vivi_step_n(d, ds_, a, b, ss_, n, true); \
-		else \
-			vivi_step_n(d, ds_, a, a, ss_, n, false); \
-		break
-#define ST3(ds_) ST(ds_, 1); ST(ds_, 2); ST(ds_, 4)
-	u32 k;
-
-	switch (STEPS(ds, ss)) {
-	ST3(1);
-	ST3(2);
-	ST3(4);
+	switch (ds) {
+	case 1:
+		vivi_step_ss(d, 1, a, b, ss, n);
+		break;
+	case 2:
+		vivi_step_ss(d, 2, a, b, ss, n);
+		break;
 	default:
-		for (k = 0; k < n; k++, d += ds, a += ss, b += b ? ss : 0)
-			*d = b ? (*a + *b + 1) >> 1 : *a;
+		vivi_step_ss(d, 4, a, b, ss, n);
 		break;
 	}
-#undef ST3
-#undef ST
 }
 
 /*
@@ -909,34 +923,42 @@ static __always_inline void vivi_pack422_n(u8 *d, u32 o0, u32 o1, u32 o2,
 			    (u64)cb[0] << 8 * o1 | (u64)cr[0] << 8 * o3, 4);
 }
 
+/* The same from line @s (planes, Y' a byte each), its chroma step constant */
+static __always_inline void vivi_pack422_cs(u8 *d, u32 o0, u32 o1, u32 o2,
+					    u32 o3,
+					    const struct vivi_yuv_line *s,
+					    u32 n)
+{
+	if (s->cs == 1)
+		vivi_pack422_n(d, o0, o1, o2, o3, s->y, s->c[0], s->c[1], 1, n);
+	else
+		vivi_pack422_n(d, o0, o1, o2, o3, s->y, s->c[0], s->c[1], 2, n);
+}
+
 /*
- * The same into line @d (packed) from line @s (planes, Y' a byte each),
- * the layout and the chroma step as constants
+ * The same into line @d (packed) from line @s, the layout (the four the
+ * table has: YUYV, UYVY, YVYU, VYUY) a constant
  */
-static void vivi_pack422(const struct vivi_yuv_line *d,
-			 const struct vivi_yuv_line *s, u32 n)
+static noinline void vivi_pack422(const struct vivi_yuv_line *d,
+				  const struct vivi_yuv_line *s, u32 n)
 {
 	const u8 *o = d->pk->off;
 	u8 *p = d->y - o[0];
 
-#define PK(o0, o1, o2, o3, cs_) \
-	case (o0) << 5 | (o1) << 3 | (cs_): \
-		vivi_pack422_n(p, o0, o1, o2, o3, s->y, s->c[0], s->c[1], \
-			       cs_, n); \
-		break
-#define PK2(o0, o1, o2, o3) PK(o0, o1, o2, o3, 1); PK(o0, o1, o2, o3, 2)
-	switch (o[0] << 5 | o[1] << 3 | s->cs) {
-	PK2(0, 1, 2, 3);
-	PK2(1, 0, 3, 2);
-	PK2(0, 3, 2, 1);
-	PK2(1, 2, 3, 0);
+	switch (o[0] << 2 | o[1]) {
+	case 0 << 2 | 1:
+		vivi_pack422_cs(p, 0, 1, 2, 3, s, n);
+		break;
+	case 1 << 2 | 0:
+		vivi_pack422_cs(p, 1, 0, 3, 2, s, n);
+		break;
+	case 0 << 2 | 3:
+		vivi_pack422_cs(p, 0, 3, 2, 1, s, n);
+		break;
 	default:
-		vivi_pack422_n(p, o[0], o[1], o[2], o[3], s->y, s->c[0],
-			       s->c[1], s->cs, n);
+		vivi_pack422_cs(p, 1, 2, 3, 0, s, n);
 		break;
 	}
-#undef PK2
-#undef PK
 }
 
 /*
@@ -987,11 +1009,25 @@ static void vivi_conv_yuv(const struct vivi_conv *c, const struct vivi_band *sb)
  * index: 0 RGB24, 1 BGR24, 2 XRGB32, 3 XBGR32 (the converter's loops take
  * it as a constant)
  */
-#define RGB_R(e)	((e) == 0 ? 0 : (e) == 1 ? 2 : (e) == 2 ? 1 : 2)
-#define RGB_G(e)	((e) == 2 ? 2 : 1)
-#define RGB_B(e)	((e) == 0 ? 2 : (e) == 1 ? 0 : (e) == 2 ? 3 : 0)
-#define RGB_X(e)	((e) == 2 ? 0 : 3)
-#define RGB_BPP(e)	((e) < 2 ? 3 : 4)
+static const u8 vivi_rgb_offs[4][5] = {
+	/* R', G', B', X bytes, bytes a pixel */
+	{ 0, 1, 2, 3, 3 },
+	{ 2, 1, 0, 3, 3 },
+	{ 1, 2, 3, 0, 4 },
+	{ 2, 1, 0, 3, 4 },
+};
+
+/* Byte @i of layout @e's pixel: 0 R', 1 G', 2 B', 3 X; 4: bytes a pixel */
+static __always_inline u32 vivi_rgb_off(int e, int i)
+{
+	return vivi_rgb_offs[e][i];
+}
+
+#define RGB_R(e)	vivi_rgb_off(e, 0)
+#define RGB_G(e)	vivi_rgb_off(e, 1)
+#define RGB_B(e)	vivi_rgb_off(e, 2)
+#define RGB_X(e)	vivi_rgb_off(e, 3)
+#define RGB_BPP(e)	vivi_rgb_off(e, 4)
 
 /* The index above of a VIVI_PT_ENC kind, or -1 for the others */
 static int vivi_rgb_index(u32 enc)
@@ -1022,6 +1058,8 @@ static __always_inline u64 vivi_rgb_word(int e, u32 r, u32 g, u32 b)
 /* The clamp of a Q16 sum's integer part, -CLIP_LO .. CLIP_N - CLIP_LO - 1 */
 #define CLIP_LO		384
 #define CLIP_N		1024
+/* the clamp table lies where the R'G'B' to Y'CbCr one does */
+static_assert(sizeof(struct vivi_ycc_tab) >= CLIP_N);
 
 /* @t: CLIP_N bytes, entry i the value i - CLIP_LO clamped to 0..255 */
 static void vivi_clip_init(u8 *t)
@@ -1066,28 +1104,41 @@ static __always_inline void vivi_yuv_rgb_n(u8 *d, int e, const u8 *y,
 	}
 }
 
-/* The same with the layout and the strides as constants */
-static void vivi_yuv_rgb(u8 *d, int e, const struct vivi_yuv_line *s,
-			 u32 n, const u8 *clip)
+/*
+ * The same with the strides as constants: packed (Y' each 2 bytes,
+ * chroma each 4), semi-planar (1, 2) or planar (1, 1)
+ */
+static __always_inline void vivi_yuv_rgb_s(u8 *d, int e,
+					   const struct vivi_yuv_line *s,
+					   u32 n, const u8 *clip)
 {
-#define YR(e_, ys_, cs_) \
-	case (e_) << 8 | (ys_) << 4 | (cs_): \
-		vivi_yuv_rgb_n(d, e_, s->y, ys_, s->c[0], s->c[1], cs_, n, \
-			       clip); \
-		break
-#define YR3(e_) YR(e_, 2, 4); YR(e_, 1, 2); YR(e_, 1, 1)
-	switch (e << 8 | s->ys << 4 | s->cs) {
-	YR3(0);
-	YR3(1);
-	YR3(2);
-	YR3(3);
+	if (s->cs == 4)
+		vivi_yuv_rgb_n(d, e, s->y, 2, s->c[0], s->c[1], 4, n, clip);
+	else if (s->cs == 2)
+		vivi_yuv_rgb_n(d, e, s->y, 1, s->c[0], s->c[1], 2, n, clip);
+	else
+		vivi_yuv_rgb_n(d, e, s->y, 1, s->c[0], s->c[1], 1, n, clip);
+}
+
+/* The same with the layout a constant too */
+static noinline void vivi_yuv_rgb(u8 *d, int e,
+				  const struct vivi_yuv_line *s, u32 n,
+				  const u8 *clip)
+{
+	switch (e) {
+	case 0:
+		vivi_yuv_rgb_s(d, 0, s, n, clip);
+		break;
+	case 1:
+		vivi_yuv_rgb_s(d, 1, s, n, clip);
+		break;
+	case 2:
+		vivi_yuv_rgb_s(d, 2, s, n, clip);
+		break;
 	default:
-		vivi_yuv_rgb_n(d, e, s->y, s->ys, s->c[0], s->c[1], s->cs, n,
-			       clip);
+		vivi_yuv_rgb_s(d, 3, s, n, clip);
 		break;
 	}
-#undef YR3
-#undef YR
 }
 
 /*
@@ -1100,7 +1151,7 @@ static __always_inline void vivi_rgb_yuv_n(const struct vivi_yuv_line *d,
 					   u8 *yb, bool two, int e,
 					   const u8 *a, const u8 *b, u32 ys,
 					   u32 cs, u32 n,
-					   const u32 (*t)[256][3])
+					   const struct vivi_ycc_tab *t)
 {
 	u8 *y = d->y, *cb = d->c[0], *cr = d->c[1];
 	const u8 *q;
@@ -1135,31 +1186,44 @@ static __always_inline void vivi_rgb_yuv_n(const struct vivi_yuv_line *d,
 	}
 }
 
-/* The same with the layout and the strides as constants */
-static void vivi_rgb_yuv(const struct vivi_yuv_line *d, u8 *yb, bool two,
-			 int e, const u8 *a, const u8 *b, u32 n,
-			 const u32 (*t)[256][3])
+/* The same with the strides and @two as constants (see vivi_yuv_rgb_s()) */
+static __always_inline void vivi_rgb_yuv_s(const struct vivi_yuv_line *d,
+					   u8 *yb, bool two, int e,
+					   const u8 *a, const u8 *b, u32 n,
+					   const struct vivi_ycc_tab *t)
 {
-#define RY(e_, ys_, cs_) \
-	case (e_) << 8 | (ys_) << 4 | (cs_): \
-		if (two) \
-			vivi_rgb_yuv_n(d, yb, true, e_, a, b, ys_, cs_, n, t); \
-		else \
-			vivi_rgb_yuv_n(d, NULL, false, e_, a, a, ys_, cs_, n, \
-				       t); \
-		break
-#define RY3(e_) RY(e_, 2, 4); RY(e_, 1, 2); RY(e_, 1, 1)
-	switch (e << 8 | d->ys << 4 | d->cs) {
-	RY3(0);
-	RY3(1);
-	RY3(2);
-	RY3(3);
+	u32 cs = d->cs == 4 ? 4 : d->cs == 2 ? 2 : 1;
+
+	if (!two)
+		vivi_rgb_yuv_n(d, NULL, false, e, a, a, cs == 4 ? 2 : 1, cs,
+			       n, t);
+	else if (cs == 4)
+		vivi_rgb_yuv_n(d, yb, true, e, a, b, 2, 4, n, t);
+	else if (cs == 2)
+		vivi_rgb_yuv_n(d, yb, true, e, a, b, 1, 2, n, t);
+	else
+		vivi_rgb_yuv_n(d, yb, true, e, a, b, 1, 1, n, t);
+}
+
+/* The same with the layout a constant too */
+static noinline void vivi_rgb_yuv(const struct vivi_yuv_line *d, u8 *yb,
+				  bool two, int e, const u8 *a, const u8 *b,
+				  u32 n, const struct vivi_ycc_tab *t)
+{
+	switch (e) {
+	case 0:
+		vivi_rgb_yuv_s(d, yb, two, 0, a, b, n, t);
+		break;
+	case 1:
+		vivi_rgb_yuv_s(d, yb, two, 1, a, b, n, t);
+		break;
+	case 2:
+		vivi_rgb_yuv_s(d, yb, two, 2, a, b, n, t);
+		break;
 	default:
-		vivi_rgb_yuv_n(d, yb, two, e, a, b, d->ys, d->cs, n, t);
+		vivi_rgb_yuv_s(d, yb, two, 3, a, b, n, t);
 		break;
 	}
-#undef RY3
-#undef RY
 }
 
 /* @n pixel pairs of R'G'B' layout @se into layout @de, a pair one store */
@@ -1177,34 +1241,56 @@ static __always_inline void vivi_rgb_rgb_n(u8 *d, int de, const u8 *s,
 			    8 * RGB_BPP(de), 2 * RGB_BPP(de));
 }
 
-/* The same with the layouts as constants */
-static void vivi_rgb_rgb(u8 *d, int de, const u8 *s, int se, u32 n)
+/* The same with the destination's layout a constant */
+static __always_inline void vivi_rgb_rgb_d(u8 *d, int de, const u8 *s,
+					   int se, u32 n)
 {
-#define RR(se_, de_) \
-	case (se_) << 4 | (de_): \
-		vivi_rgb_rgb_n(d, de_, s, se_, n); \
-		break
-#define RR4(se_) RR(se_, 0); RR(se_, 1); RR(se_, 2); RR(se_, 3)
-	switch (se << 4 | de) {
-	RR4(0);
-	RR4(1);
-	RR4(2);
-	RR4(3);
+	switch (de) {
+	case 0:
+		vivi_rgb_rgb_n(d, 0, s, se, n);
+		break;
+	case 1:
+		vivi_rgb_rgb_n(d, 1, s, se, n);
+		break;
+	case 2:
+		vivi_rgb_rgb_n(d, 2, s, se, n);
+		break;
+	default:
+		vivi_rgb_rgb_n(d, 3, s, se, n);
+		break;
 	}
-#undef RR4
-#undef RR
+}
+
+/* The same with both layouts constants */
+static noinline void vivi_rgb_rgb(u8 *d, int de, const u8 *s, int se,
+				  u32 n)
+{
+	switch (se) {
+	case 0:
+		vivi_rgb_rgb_d(d, de, s, 0, n);
+		break;
+	case 1:
+		vivi_rgb_rgb_d(d, de, s, 1, n);
+		break;
+	case 2:
+		vivi_rgb_rgb_d(d, de, s, 2, n);
+		break;
+	default:
+		vivi_rgb_rgb_d(d, de, s, 3, n);
+		break;
+	}
 }
 
 /*
  * Y'CbCr into R'G'B' of four or three bytes a pixel, or back, or one such
- * R'G'B' into another, of one even width, each line read and written once (@tab: VIVI_YCC_TAB_BYTES >=
- * CLIP_N bytes of
- * scratch, aligned); false for other pairs, which take the canonical lines
+ * R'G'B' into another, of one even width, each line read and written once
+ * (@tab: the scratch, aligned, sizeof(struct vivi_ycc_tab) bytes, more
+ * than CLIP_N); false for other pairs, which take the canonical lines
  */
 static bool vivi_conv_rgb(const struct vivi_conv *c, const struct vivi_band *sb,
 			  void *tab)
 {
-	u32 (*t)[256][3] = tab;
+	struct vivi_ycc_tab *t = tab;
 	const struct vivi_layout *sl = sb->l, *dl = c->b.l;
 	u32 w = c->b.w, y, yb;
 	struct vivi_yuv_line v, v2;
@@ -1254,8 +1340,7 @@ static bool vivi_conv_rgb(const struct vivi_conv *c, const struct vivi_band *sb,
 		b = c->src->plane[0] + (size_t)yb * c->src->stride[0];
 		if (yb != y)
 			vivi_yuv_at(c->dst, &c->b, yb, &v2);
-		vivi_rgb_yuv(&v, yb != y ? v2.y : NULL, two, e, a, b, w / 2,
-			     (const u32 (*)[256][3])t);
+		vivi_rgb_yuv(&v, yb != y ? v2.y : NULL, two, e, a, b, w / 2, t);
 	}
 	return true;
 }
