@@ -280,6 +280,15 @@ int vivi_scale_init(struct vivi_scale *s, void *scratch)
 
 /* ---- the passes ----------------------------------------------------- */
 
+/* Tap weight @w of the pixel at @p added to the sums @a, @b, @c */
+static __always_inline void vivi_tap(u32 *a, u32 *b, u32 *c, u32 w,
+				     const u8 *p)
+{
+	*a += w * p[0];
+	*b += w * p[1];
+	*c += w * p[2];
+}
+
 /*
  * Crop line @src (a whole source line) filtered horizontally into @d (the
  * fields in locals: a store through @d could alias them otherwise)
@@ -294,14 +303,18 @@ static __always_inline void vivi_hpass_n(const struct vivi_scale *s,
 
 	for (; hoff < end; hoff++, d += 3, w += n) {
 		p = src + *hoff;
-		a = 0;
-		b = 0;
-		c = 0;
-		for (k = 0; k < n; k++, p += 3) {
-			a += w[k] * p[0];
-			b += w[k] * p[1];
-			c += w[k] * p[2];
-		}
+		a = w[0] * p[0];
+		b = w[0] * p[1];
+		c = w[0] * p[2];
+		/* written out for the constant counts: gcc -O2 keeps a loop */
+		if (n > 1)
+			vivi_tap(&a, &b, &c, w[1], p + 3);
+		if (n > 2)
+			vivi_tap(&a, &b, &c, w[2], p + 6);
+		if (n > 3)
+			vivi_tap(&a, &b, &c, w[3], p + 9);
+		for (k = 4; k < n; k++)
+			vivi_tap(&a, &b, &c, w[k], p + 3 * k);
 		d[0] = (a + 32) >> 6;
 		d[1] = (b + 32) >> 6;
 		d[2] = (c + 32) >> 6;
@@ -357,6 +370,15 @@ static const u32 *vivi_hline(struct vivi_scale *s, u32 r, u32 lo)
 	return s->slot[v];
 }
 
+/* The two samples at @p (8-byte aligned), in one word, times @w */
+static __always_inline u64 vivi_pair2(const u32 *p, u32 w)
+{
+	u64 x;
+
+	memcpy(&x, p, sizeof(x));
+	return w * x;
+}
+
 /*
  * Lines @a weighted @w (their sum VIVI_SCALE_ONE) back to 8 bits, two
  * samples in a 64-bit word: each sum stays below 2^30 (16384 * 65280 +
@@ -369,19 +391,21 @@ static __always_inline void vivi_vpass_n(u8 *d, const u32 *const *a,
 	const u32 *l[VIVI_SCALE_SLOTS];
 	u32 lw[VIVI_SCALE_SLOTS];
 	u32 k, j, v;
-	u64 x, p;
+	u64 x;
 
 	for (j = 0; j < m; j++) {
 		l[j] = a[j];
 		lw[j] = w[j];
 	}
 	for (k = 0; k + 2 <= n; k += 2) {
-		x = 1ull << 21 | 1ull << 53;
-		for (j = 0; j < m; j++) {
-			/* the slots are 64-byte aligned, k even */
-			memcpy(&p, l[j] + k, sizeof(p));
-			x += lw[j] * p;
-		}
+		/* written out for the constant counts: gcc -O2 keeps a loop */
+		x = (1ull << 21 | 1ull << 53) + vivi_pair2(l[0] + k, lw[0]);
+		if (m > 1)
+			x += vivi_pair2(l[1] + k, lw[1]);
+		if (m > 2)
+			x += vivi_pair2(l[2] + k, lw[2]);
+		if (m > 3)
+			x += vivi_pair2(l[3] + k, lw[3]);
 #if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
 		x = x >> 32 | x << 32;
 #endif
