@@ -1254,9 +1254,27 @@ static noinline void vivi_rgb_yuv(const struct vivi_yuv_line *d, u8 *yb,
 static __always_inline void vivi_rgb_rgb_n(u8 *d, int de, const u8 *s,
 					   int se, u32 n)
 {
-	u32 k;
+	u32 k = 0;
+	u64 p0, p1, p2, p3;
 
-	for (k = 0; k < n; k++, s += 2 * RGB_BPP(se), d += 2 * RGB_BPP(de))
+	/* into three bytes a pixel: four pixels, twelve bytes, two stores */
+	for (; RGB_BPP(de) == 3 && k + 2 <= n; k += 2, s += 4 * RGB_BPP(se),
+	     d += 12) {
+		p0 = vivi_rgb_word(de, s[RGB_R(se)], s[RGB_G(se)],
+				   s[RGB_B(se)]);
+		p1 = vivi_rgb_word(de, s[RGB_BPP(se) + RGB_R(se)],
+				   s[RGB_BPP(se) + RGB_G(se)],
+				   s[RGB_BPP(se) + RGB_B(se)]);
+		p2 = vivi_rgb_word(de, s[2 * RGB_BPP(se) + RGB_R(se)],
+				   s[2 * RGB_BPP(se) + RGB_G(se)],
+				   s[2 * RGB_BPP(se) + RGB_B(se)]);
+		p3 = vivi_rgb_word(de, s[3 * RGB_BPP(se) + RGB_R(se)],
+				   s[3 * RGB_BPP(se) + RGB_G(se)],
+				   s[3 * RGB_BPP(se) + RGB_B(se)]);
+		vivi_put_le(d, p0 | p1 << 24 | p2 << 48, 8);
+		vivi_put_le(d + 8, p2 >> 16 | p3 << 8, 4);
+	}
+	for (; k < n; k++, s += 2 * RGB_BPP(se), d += 2 * RGB_BPP(de))
 		vivi_put_le(d, vivi_rgb_word(de, s[RGB_R(se)], s[RGB_G(se)],
 					     s[RGB_B(se)]) |
 			    vivi_rgb_word(de, s[RGB_BPP(se) + RGB_R(se)],
