@@ -209,7 +209,7 @@ void vivi_color_line(u32 from, u32 to, const u8 *src, u8 *dst, u32 n)
 	switch (VIVI_CC(from, to)) {
 	case VIVI_CC(VIVI_CANON_RGB, VIVI_CANON_YCC_LIM):
 		for (x = 0; x < n; x++, src += 3, dst += 3)
-			vivi_rgb_to_ycc(src, dst);
+			vivi_rgb_to_ycc_inl(src[0], src[1], src[2], dst);
 		break;
 	case VIVI_CC(VIVI_CANON_RGB, VIVI_CANON_YCC_FULL):
 		for (x = 0; x < n; x++, src += 3, dst += 3)
