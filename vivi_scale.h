@@ -15,6 +15,10 @@
  *   copied or, into 4:2:0 from 4:2:2, the rounded mean of two lines,
  *   sample by sample between the planes (the same bytes as the next path
  *   gives, which replicates the chroma and averages it again);
+ * - the same size, Y'CbCr into R'G'B' of three or four bytes a pixel,
+ *   back, or one such R'G'B' into another, the width even: each line
+ *   converted in one pass, the layouts and strides constants of the loop
+ *   (the same bytes as the next path gives);
  * - the same size, another format: the source unpacked straight into the
  *   destination's kind of color (vivi_unpack_lines()), then packed
  *   (vivi_pack_lines()), a band of lines at a time;
