@@ -28,22 +28,32 @@ static const u16 vivi_sin_q14[91] = {
 	16294, 16322, 16344, 16362, 16374, 16382, 16384,
 };
 
-/*
- * BT.601 limited range, exact to the rounded ideal value: the luma weights
- * are exact in 1/1000, the chroma weights in 1/1000000 are multiples of 16,
- * which keeps 224 * weighted sum inside 32 bits.
- */
+/* BT.601 limited range, exact to the rounded ideal value (vivi_color.h) */
 void vivi_rgb_to_ycc(const u8 *rgb, u8 *ycc)
 {
-	s32 r = rgb[0], g = rgb[1], b = rgb[2];
-	u32 s = 299 * r + 587 * g + 114 * b;
-	s32 u = 31250 * b - 10546 * r - 20704 * g;
-	s32 v = 31250 * r - 26168 * g - 5082 * b;
+	vivi_rgb_to_ycc_inl(rgb[0], rgb[1], rgb[2], ycc);
+}
 
-	ycc[0] = (219 * s + 16 * 255000 + 127500) / 255000;
-	/* u32 wrap-around is fine: the true sum lies in 0..2^32-1 */
-	ycc[1] = ((u32)(224 * u) + 128u * 15937500u + 7968750u) / 15937500u;
-	ycc[2] = ((u32)(224 * v) + 128u * 15937500u + 7968750u) / 15937500u;
+/* The tables of vivi_rgb_to_ycc_tab(): its terms, in u32 as it sums them */
+void vivi_ycc_tab_init(struct vivi_ycc_tab *tab)
+{
+	u32 (*t)[256][3] = tab->t;
+	static const s32 m[3][3] = {
+		{ 219 * 299, 224 * -10546, 224 * 31250 },
+		{ 219 * 587, 224 * -20704, 224 * -26168 },
+		{ 219 * 114, 224 * 31250, 224 * -5082 },
+	};
+	u32 c, v, k;
+
+	for (c = 0; c < 3; c++)
+		for (v = 0; v < 256; v++)
+			for (k = 0; k < 3; k++)
+				t[c][v][k] = (u32)(m[c][k] * (s32)v);
+	for (v = 0; v < 256; v++) {
+		t[0][v][0] += 16 * 255000 + 127500;
+		t[0][v][1] += 128u * 15937500u + 7968750u;
+		t[0][v][2] += 128u * 15937500u + 7968750u;
+	}
 }
 
 static u8 vivi_clamp8(s32 x)
@@ -68,16 +78,16 @@ static u8 vivi_q16_to_u8(s32 x)
 	return min_t(s32, x >> 16, 255);
 }
 
-/* BT.601 limited Y'CbCr back to full-range R'G'B' */
+/* BT.601 limited Y'CbCr back to full-range R'G'B' (vivi_color.h) */
 void vivi_ycc_to_rgb(const u8 *ycc, u8 *rgb)
 {
-	s32 y = (ycc[0] - 16) * 76309;
+	s32 y = vivi_ycc_y(ycc[0]);
 	s32 u = ycc[1] - 128;
 	s32 v = ycc[2] - 128;
 
-	rgb[0] = vivi_q16_to_u8(y + 104597 * v);
-	rgb[1] = vivi_q16_to_u8(y - 25675 * u - 53279 * v);
-	rgb[2] = vivi_q16_to_u8(y + 132201 * u);
+	rgb[0] = vivi_q16_u8(y + vivi_ycc_rv(v));
+	rgb[1] = vivi_q16_u8(y + vivi_ycc_guv(u, v));
+	rgb[2] = vivi_q16_u8(y + vivi_ycc_bu(u));
 }
 
 static s32 vivi_isin(s32 deg)
@@ -199,7 +209,7 @@ void vivi_color_line(u32 from, u32 to, const u8 *src, u8 *dst, u32 n)
 	switch (VIVI_CC(from, to)) {
 	case VIVI_CC(VIVI_CANON_RGB, VIVI_CANON_YCC_LIM):
 		for (x = 0; x < n; x++, src += 3, dst += 3)
-			vivi_rgb_to_ycc(src, dst);
+			vivi_rgb_to_ycc_inl(src[0], src[1], src[2], dst);
 		break;
 	case VIVI_CC(VIVI_CANON_RGB, VIVI_CANON_YCC_FULL):
 		for (x = 0; x < n; x++, src += 3, dst += 3)

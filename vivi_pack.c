@@ -246,6 +246,15 @@ static u32 vivi_encode16(u32 kind, const u8 *c)
 	}
 }
 
+/* The four bytes of @v at @d, bits 0..7 first, as one store */
+static inline void vivi_put32(u8 *d, u32 v)
+{
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	v = __swab32(v);
+#endif
+	memcpy(d, &v, sizeof(v));
+}
+
 /*
  * @n pixels of native colors @c (three channels each) as pixels of a
  * VIVI_PT_ENC plane of kind @kind, into @d
@@ -256,7 +265,11 @@ static void vivi_encode_line(u8 *d, u32 kind, const u8 *c, u32 n)
 
 	switch (kind) {
 	case VIVI_E_Y:
-		for (x = 0; x < n; x++, c += 3)
+		/* four at a time: one store */
+		for (x = 0; x + 4 <= n; x += 4, c += 12)
+			vivi_put32(d + x, c[0] | c[3] << 8 | c[6] << 16 |
+				   (u32)c[9] << 24);
+		for (; x < n; x++, c += 3)
 			d[x] = c[0];
 		break;
 	case VIVI_E_GREY:

@@ -29,9 +29,11 @@
  * up to 8 bits.
  */
 
+#include <linux/compiler.h>
 #include <linux/errno.h>
 #include <linux/kernel.h>
 #include <linux/string.h>
+#include <linux/swab.h>
 #include <linux/types.h>
 
 #include "vivi_color.h"
@@ -173,7 +175,7 @@ static size_t vivi_scaler_bytes(u32 sw, u32 dw)
 {
 	return vivi_al((size_t)sw * 3) + vivi_al((size_t)dw * 4) +
 	       vivi_al(((size_t)sw + 2 * dw) * 2) +
-	       VIVI_SCALE_SLOTS * vivi_al((size_t)dw * 6) +
+	       VIVI_SCALE_SLOTS * vivi_al((size_t)dw * 12) +
 	       vivi_al((size_t)dw * 12);
 }
 
@@ -198,8 +200,10 @@ size_t vivi_scale_scratch_size(u32 src_width, u32 dst_width)
 	u32 sw = clamp_t(u32, src_width, 1, VIVI_PACK_MAX_DIM);
 	u32 dw = clamp_t(u32, dst_width, 1, VIVI_PACK_MAX_DIM);
 
-	return SCALE_ALIGN + vivi_band_bytes(sw, dw) +
-	       vivi_al(vivi_pack_scratch_size(dw)) + vivi_scaler_bytes(sw, dw);
+	return SCALE_ALIGN + max(vivi_band_bytes(sw, dw) +
+				 vivi_al(vivi_pack_scratch_size(dw)) +
+				 vivi_scaler_bytes(sw, dw),
+				 sizeof(struct vivi_ycc_tab));
 }
 
 /* The next @n bytes of the scratch at *@p, aligned */
@@ -266,7 +270,7 @@ int vivi_scale_init(struct vivi_scale *s, void *scratch)
 	s->hoff = vivi_carve(&p, (size_t)s->dw * 4);
 	s->hw = vivi_carve(&p, ((size_t)s->sw + 2 * s->dw) * 2);
 	for (k = 0; k < VIVI_SCALE_SLOTS; k++) {
-		s->slot[k] = vivi_carve(&p, (size_t)s->dw * 6);
+		s->slot[k] = vivi_carve(&p, (size_t)s->dw * 12);
 		s->tag[k] = NO_LINE;
 	}
 	s->acc = vivi_carve(&p, (size_t)s->dw * 12);
@@ -276,24 +280,41 @@ int vivi_scale_init(struct vivi_scale *s, void *scratch)
 
 /* ---- the passes ----------------------------------------------------- */
 
-/* Crop line @src (a whole source line) filtered horizontally into @d */
-static __always_inline void vivi_hpass_n(const struct vivi_scale *s,
-					 const u8 *src, u16 *d, u32 n)
+/* Tap weight @w of the pixel at @p added to the sums @a, @b, @c */
+static __always_inline void vivi_tap(u32 *a, u32 *b, u32 *c, u32 w,
+				     const u8 *p)
 {
+	*a += w * p[0];
+	*b += w * p[1];
+	*c += w * p[2];
+}
+
+/*
+ * Crop line @src (a whole source line) filtered horizontally into @d (the
+ * fields in locals: a store through @d could alias them otherwise)
+ */
+static __always_inline void vivi_hpass_n(const struct vivi_scale *s,
+					 const u8 *src, u32 *d, u32 n)
+{
+	const u32 *hoff = s->hoff, *end = hoff + s->pic.w;
 	const u16 *w = s->hw;
-	u32 i, k, a, b, c;
+	u32 k, a, b, c;
 	const u8 *p;
 
-	for (i = 0; i < s->pic.w; i++, d += 3, w += n) {
-		p = src + s->hoff[i];
-		a = 0;
-		b = 0;
-		c = 0;
-		for (k = 0; k < n; k++, p += 3) {
-			a += w[k] * p[0];
-			b += w[k] * p[1];
-			c += w[k] * p[2];
-		}
+	for (; hoff < end; hoff++, d += 3, w += n) {
+		p = src + *hoff;
+		a = w[0] * p[0];
+		b = w[0] * p[1];
+		c = w[0] * p[2];
+		/* written out for the constant counts: gcc -O2 keeps a loop */
+		if (n > 1)
+			vivi_tap(&a, &b, &c, w[1], p + 3);
+		if (n > 2)
+			vivi_tap(&a, &b, &c, w[2], p + 6);
+		if (n > 3)
+			vivi_tap(&a, &b, &c, w[3], p + 9);
+		for (k = 4; k < n; k++)
+			vivi_tap(&a, &b, &c, w[k], p + 3 * k);
 		d[0] = (a + 32) >> 6;
 		d[1] = (b + 32) >> 6;
 		d[2] = (c + 32) >> 6;
@@ -301,7 +322,7 @@ static __always_inline void vivi_hpass_n(const struct vivi_scale *s,
 }
 
 /* The same, the tap counts of bilinear and of shrinking by up to 3 unrolled */
-static void vivi_hpass(const struct vivi_scale *s, const u8 *src, u16 *d)
+static void vivi_hpass(const struct vivi_scale *s, const u8 *src, u32 *d)
 {
 	switch (s->hn) {
 	case 1:
@@ -327,7 +348,7 @@ static void vivi_hpass(const struct vivi_scale *s, const u8 *src, u16 *d)
  * no line of [@lo, @r) (those the picture line being made uses), an empty
  * one first, else the one of the lowest line
  */
-static const u16 *vivi_hline(struct vivi_scale *s, u32 r, u32 lo)
+static const u32 *vivi_hline(struct vivi_scale *s, u32 r, u32 lo)
 {
 	u32 k, v = VIVI_SCALE_SLOTS;
 	const u8 *line;
@@ -349,16 +370,52 @@ static const u16 *vivi_hline(struct vivi_scale *s, u32 r, u32 lo)
 	return s->slot[v];
 }
 
-/* Lines @a weighted @w (their sum VIVI_SCALE_ONE) back to 8 bits */
-static __always_inline void vivi_vpass_n(u8 *d, const u16 *const *a,
+/* The two samples at @p (8-byte aligned), in one word, times @w */
+static __always_inline u64 vivi_pair2(const u32 *p, u32 w)
+{
+	u64 x;
+
+	memcpy(&x, p, sizeof(x));
+	return w * x;
+}
+
+/*
+ * Lines @a weighted @w (their sum VIVI_SCALE_ONE) back to 8 bits, two
+ * samples in a 64-bit word: each sum stays below 2^30 (16384 * 65280 +
+ * 2^21), so the low one never carries into the high (lines and weights
+ * in locals: a store through @d could alias them otherwise)
+ */
+static __always_inline void vivi_vpass_n(u8 *d, const u32 *const *a,
 					 const u32 *w, u32 m, u32 n)
 {
+	const u32 *l[VIVI_SCALE_SLOTS];
+	u32 lw[VIVI_SCALE_SLOTS];
 	u32 k, j, v;
+	u64 x;
 
-	for (k = 0; k < n; k++) {
+	for (j = 0; j < m; j++) {
+		l[j] = a[j];
+		lw[j] = w[j];
+	}
+	for (k = 0; k + 2 <= n; k += 2) {
+		/* written out for the constant counts: gcc -O2 keeps a loop */
+		x = (1ull << 21 | 1ull << 53) + vivi_pair2(l[0] + k, lw[0]);
+		if (m > 1)
+			x += vivi_pair2(l[1] + k, lw[1]);
+		if (m > 2)
+			x += vivi_pair2(l[2] + k, lw[2]);
+		if (m > 3)
+			x += vivi_pair2(l[3] + k, lw[3]);
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+		x = x >> 32 | x << 32;
+#endif
+		d[k] = x >> 22;
+		d[k + 1] = x >> 54;
+	}
+	for (; k < n; k++) {
 		v = 1u << 21;
 		for (j = 0; j < m; j++)
-			v += w[j] * a[j][k];
+			v += lw[j] * l[j][k];
 		d[k] = v >> 22;
 	}
 }
@@ -368,7 +425,7 @@ static int vivi_vpass_area(struct vivi_scale *s, const struct vivi_taps *t,
 			   u8 *d)
 {
 	u32 n = 3 * s->pic.w, *acc = s->acc, k, j, w;
-	const u16 *a;
+	const u32 *a;
 
 	for (j = 0; j < t->n; j++) {
 		w = vivi_tap_weight(t, j);
@@ -393,7 +450,7 @@ static int vivi_vpass_area(struct vivi_scale *s, const struct vivi_taps *t,
 static int vivi_scale_row(struct vivi_scale *s, u32 i, u8 *d)
 {
 	u32 w[VIVI_SCALE_SLOTS], r[VIVI_SCALE_SLOTS], n = 3 * s->pic.w;
-	const u16 *a[VIVI_SCALE_SLOTS];
+	const u32 *a[VIVI_SCALE_SLOTS];
 	u32 k, m = 0, wk;
 	struct vivi_taps t;
 	const u8 *line;
@@ -728,76 +785,202 @@ static void vivi_yuv_put(const struct vivi_yuv_line *v, u32 i, u32 k, u8 c)
 		*d = c;
 }
 
-/* @n samples from @s, one each @ss bytes, to @d, one each @ds bytes */
-static __always_inline void vivi_step_copy_n(u8 *d, u32 ds, const u8 *s,
-					     u32 ss, u32 n)
+/* The low @n bytes of @v at @d, bits 0..7 first, in as few stores */
+static __always_inline void vivi_put_le(u8 *d, u64 v, u32 n)
 {
-	u32 k;
-
-	for (k = 0; k + 4 <= n; k += 4, d += 4 * ds, s += 4 * ss) {
-		d[0] = s[0];
-		d[ds] = s[ss];
-		d[2 * ds] = s[2 * ss];
-		d[3 * ds] = s[3 * ss];
-	}
-	for (; k < n; k++, d += ds, s += ss)
-		*d = *s;
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	v = __swab64(v);
+#endif
+	memcpy(d, &v, n);
 }
 
-/* The same, each the rounded mean of the samples at @a and at @b */
-static __always_inline void vivi_step_avg_n(u8 *d, u32 ds, const u8 *a,
-					    const u8 *b, u32 ss, u32 n)
+/* Eight bytes at @s, the first in bits 0..7 */
+static __always_inline u64 vivi_get_le(const u8 *s)
 {
-	u32 k;
+	u64 v;
 
-	for (k = 0; k < n; k++, d += ds, a += ss, b += ss)
-		*d = (*a + *b + 1) >> 1;
+	memcpy(&v, s, sizeof(v));
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	v = __swab64(v);
+#endif
+	return v;
 }
 
-/* Strides as one number, for a switch over the ones layouts have */
-#define STEPS(ds, ss)	((ds) << 4 | (ss))
+/* Bytes 0, 2, 4, 6 of @x as bytes 0..3 */
+static __always_inline u64 vivi_evens(u64 x)
+{
+	x &= 0x00ff00ff00ff00ffull;
+	x = (x | x >> 8) & 0x0000ffff0000ffffull;
+	return (x | x >> 16) & 0xffffffffull;
+}
+
+/* Bytes 0 and 4 of @x as bytes 0, 1 */
+static __always_inline u64 vivi_fours(u64 x)
+{
+	return (x & 0xff) | (x >> 24 & 0xff00);
+}
+
+/* Eight samples, one each @ss (1, 2 or 4) bytes from @s, as a word */
+static __always_inline u64 vivi_gather(const u8 *s, u32 ss)
+{
+	if (ss == 1)
+		return vivi_get_le(s);
+	if (ss == 2)
+		return vivi_evens(vivi_get_le(s)) |
+		       vivi_evens(vivi_get_le(s + 8)) << 32;
+	return vivi_fours(vivi_get_le(s)) |
+	       vivi_fours(vivi_get_le(s + 8)) << 16 |
+	       vivi_fours(vivi_get_le(s + 16)) << 32 |
+	       vivi_fours(vivi_get_le(s + 24)) << 48;
+}
+
+/* Each byte of @a and @b, the rounded mean of the two */
+static __always_inline u64 vivi_avg8(u64 a, u64 b)
+{
+	return (a | b) - (((a ^ b) >> 1) & 0x7f7f7f7f7f7f7f7full);
+}
 
 /*
- * vivi_step_copy_n() and vivi_step_avg_n() (@b non-NULL) with the strides
- * as constants: the layouts have a few, and constant ones let the compiler
- * address each sample directly
+ * @n samples from @a, one each @ss bytes, to @d, one each @ds bytes (each
+ * the rounded mean of those at @a and at @b, if @avg). Into a plane of
+ * its own (@ds 1) eight at a time through words, as long as no word
+ * reaches past the last sample's byte (the strides are at most 4: a
+ * margin of one group of eight); else four at a time, a byte each
+ */
+static __always_inline void vivi_step_n(u8 *d, u32 ds, const u8 *a,
+					const u8 *b, u32 ss, u32 n, bool avg)
+{
+	u32 k = 0;
+	u64 v;
+
+	if (ds == 1 && ss == 1 && !avg) {
+		memcpy(d, a, n);
+		return;
+	}
+	if (ds == 1) {
+		for (; k + 9 <= n; k += 8, d += 8, a += 8 * ss, b += 8 * ss) {
+			v = vivi_gather(a, ss);
+			if (avg)
+				v = vivi_avg8(v, vivi_gather(b, ss));
+			vivi_put_le(d, v, 8);
+		}
+	} else if (!avg) {
+		for (; k + 4 <= n; k += 4, d += 4 * ds, a += 4 * ss) {
+			d[0] = a[0];
+			d[ds] = a[ss];
+			d[2 * ds] = a[2 * ss];
+			d[3 * ds] = a[3 * ss];
+		}
+	}
+	for (; k < n; k++, d += ds, a += ss, b += ss)
+		*d = avg ? (*a + *b + 1) >> 1 : *a;
+}
+
+/* vivi_step_n(), the mean of @a and @b if @b is non-NULL */
+static __always_inline void vivi_step_b(u8 *d, u32 ds, const u8 *a,
+					const u8 *b, u32 ss, u32 n)
+{
+	if (b)
+		vivi_step_n(d, ds, a, b, ss, n, true);
+	else
+		vivi_step_n(d, ds, a, a, ss, n, false);
+}
+
+/* The same with the source stride as a constant */
+static __always_inline void vivi_step_ss(u8 *d, u32 ds, const u8 *a,
+					 const u8 *b, u32 ss, u32 n)
+{
+	switch (ss) {
+	case 1:
+		vivi_step_b(d, ds, a, b, 1, n);
+		break;
+	case 2:
+		vivi_step_b(d, ds, a, b, 2, n);
+		break;
+	default:
+		vivi_step_b(d, ds, a, b, 4, n);
+		break;
+	}
+}
+
+/*
+ * The same with both strides as constants: the layouts have 1, 2 or 4,
+ * and constant ones let the compiler address each sample directly
  */
 static void vivi_step(u8 *d, u32 ds, const u8 *a, const u8 *b, u32 ss,
 		      u32 n)
 {
-	switch (b ? 0 : STEPS(ds, ss)) {
-	case STEPS(1, 1):
-		memcpy(d, a, n);
+	switch (ds) {
+	case 1:
+		vivi_step_ss(d, 1, a, b, ss, n);
 		break;
-	case STEPS(1, 2):
-		vivi_step_copy_n(d, 1, a, 2, n);
-		break;
-	case STEPS(2, 1):
-		vivi_step_copy_n(d, 2, a, 1, n);
-		break;
-	case STEPS(1, 4):
-		vivi_step_copy_n(d, 1, a, 4, n);
-		break;
-	case STEPS(4, 1):
-		vivi_step_copy_n(d, 4, a, 1, n);
-		break;
-	case STEPS(2, 4):
-		vivi_step_copy_n(d, 2, a, 4, n);
-		break;
-	case STEPS(4, 2):
-		vivi_step_copy_n(d, 4, a, 2, n);
-		break;
-	case STEPS(2, 2):
-		vivi_step_copy_n(d, 2, a, 2, n);
-		break;
-	case STEPS(4, 4):
-		vivi_step_copy_n(d, 4, a, 4, n);
+	case 2:
+		vivi_step_ss(d, 2, a, b, ss, n);
 		break;
 	default:
-		if (b)
-			vivi_step_avg_n(d, ds, a, b, ss, n);
-		else
-			vivi_step_copy_n(d, ds, a, ss, n);
+		vivi_step_ss(d, 4, a, b, ss, n);
+		break;
+	}
+}
+
+/*
+ * @n macropixels of packed 4:2:2 (Y'0, Cb, Y'1, Cr at bytes @o0 .. @o3)
+ * at @d from Y' one a byte at @y and chroma each @cs bytes at @cb, @cr:
+ * a macropixel a word, two a store
+ */
+static __always_inline void vivi_pack422_n(u8 *d, u32 o0, u32 o1, u32 o2,
+					   u32 o3, const u8 *y, const u8 *cb,
+					   const u8 *cr, u32 cs, u32 n)
+{
+	u32 k;
+
+	for (k = 0; k + 2 <= n; k += 2, d += 8, y += 4, cb += 2 * cs,
+	     cr += 2 * cs)
+		vivi_put_le(d, (u64)y[0] << 8 * o0 | (u64)y[1] << 8 * o2 |
+			    (u64)cb[0] << 8 * o1 | (u64)cr[0] << 8 * o3 |
+			    (u64)y[2] << (32 + 8 * o0) |
+			    (u64)y[3] << (32 + 8 * o2) |
+			    (u64)cb[cs] << (32 + 8 * o1) |
+			    (u64)cr[cs] << (32 + 8 * o3), 8);
+	if (k < n)
+		vivi_put_le(d, (u64)y[0] << 8 * o0 | (u64)y[1] << 8 * o2 |
+			    (u64)cb[0] << 8 * o1 | (u64)cr[0] << 8 * o3, 4);
+}
+
+/* The same from line @s (planes, Y' a byte each), its chroma step constant */
+static __always_inline void vivi_pack422_cs(u8 *d, u32 o0, u32 o1, u32 o2,
+					    u32 o3,
+					    const struct vivi_yuv_line *s,
+					    u32 n)
+{
+	if (s->cs == 1)
+		vivi_pack422_n(d, o0, o1, o2, o3, s->y, s->c[0], s->c[1], 1, n);
+	else
+		vivi_pack422_n(d, o0, o1, o2, o3, s->y, s->c[0], s->c[1], 2, n);
+}
+
+/*
+ * The same into line @d (packed) from line @s, the layout (the four the
+ * table has: YUYV, UYVY, YVYU, VYUY) a constant
+ */
+static noinline void vivi_pack422(const struct vivi_yuv_line *d,
+				  const struct vivi_yuv_line *s, u32 n)
+{
+	const u8 *o = d->pk->off;
+	u8 *p = d->y - o[0];
+
+	switch (o[0] << 2 | o[1]) {
+	case 0 << 2 | 1:
+		vivi_pack422_cs(p, 0, 1, 2, 3, s, n);
+		break;
+	case 1 << 2 | 0:
+		vivi_pack422_cs(p, 1, 0, 3, 2, s, n);
+		break;
+	case 0 << 2 | 3:
+		vivi_pack422_cs(p, 0, 3, 2, 1, s, n);
+		break;
+	default:
+		vivi_pack422_cs(p, 1, 2, 3, 0, s, n);
 		break;
 	}
 }
@@ -816,6 +999,16 @@ static void vivi_conv_yuv(const struct vivi_conv *c, const struct vivi_band *sb)
 	for (y = c->b.y0; y < c->b.y1; y++) {
 		vivi_yuv_at(c->src, sb, y, &s);
 		vivi_yuv_at(c->dst, &c->b, y, &d);
+		if (d.pk && !s.pk && s.ys == 1) {
+			/* into packed 4:2:2: whole macropixels */
+			vivi_pack422(&d, &s, n);
+			if (!(w & 1))
+				continue;
+			d.y[2 * n * d.ys] = s.y[2 * n];
+			for (i = 0; i < 2; i++)
+				vivi_yuv_put(&d, i, n, vivi_yuv_get(&s, i, n));
+			continue;
+		}
 		vivi_step(d.y, d.ys, s.y, NULL, s.ys, w);
 		if (sub && (y & 1))
 			continue;
@@ -831,6 +1024,367 @@ static void vivi_conv_yuv(const struct vivi_conv *c, const struct vivi_band *sb)
 						       1) >> 1);
 		}
 	}
+}
+
+/* ---- R'G'B' and Y'CbCr at one size, in one pass -------------------- */
+
+/*
+ * The channel offsets of the four-byte and three-byte R'G'B' layouts, an
+ * index: 0 RGB24, 1 BGR24, 2 XRGB32, 3 XBGR32 (the converter's loops take
+ * it as a constant)
+ */
+static const u8 vivi_rgb_offs[4][5] = {
+	/* R', G', B', X bytes, bytes a pixel */
+	{ 0, 1, 2, 3, 3 },
+	{ 2, 1, 0, 3, 3 },
+	{ 1, 2, 3, 0, 4 },
+	{ 2, 1, 0, 3, 4 },
+};
+
+/* Byte @i of layout @e's pixel: 0 R', 1 G', 2 B', 3 X; 4: bytes a pixel */
+static __always_inline u32 vivi_rgb_off(int e, int i)
+{
+	return vivi_rgb_offs[e][i];
+}
+
+#define RGB_R(e)	vivi_rgb_off(e, 0)
+#define RGB_G(e)	vivi_rgb_off(e, 1)
+#define RGB_B(e)	vivi_rgb_off(e, 2)
+#define RGB_X(e)	vivi_rgb_off(e, 3)
+#define RGB_BPP(e)	vivi_rgb_off(e, 4)
+
+/* The index above of a VIVI_PT_ENC kind, or -1 for the others */
+static int vivi_rgb_index(u32 enc)
+{
+	switch (enc) {
+	case VIVI_E_RGB24:
+		return 0;
+	case VIVI_E_BGR24:
+		return 1;
+	case VIVI_E_XRGB32:
+		return 2;
+	case VIVI_E_XBGR32:
+		return 3;
+	default:
+		return -1;
+	}
+}
+
+/* One R'G'B' pixel of layout @e as the bytes of a word, first lowest */
+static __always_inline u64 vivi_rgb_word(int e, u32 r, u32 g, u32 b)
+{
+	u64 x = RGB_BPP(e) == 4 ? 0xffull << 8 * RGB_X(e) : 0;
+
+	return x | (u64)r << 8 * RGB_R(e) | (u64)g << 8 * RGB_G(e) |
+	       (u64)b << 8 * RGB_B(e);
+}
+
+/* The clamp of a Q16 sum's integer part, -CLIP_LO .. CLIP_N - CLIP_LO - 1 */
+#define CLIP_LO		384
+#define CLIP_N		1024
+/* the clamp table lies where the R'G'B' to Y'CbCr one does */
+static_assert(sizeof(struct vivi_ycc_tab) >= CLIP_N);
+
+/* @t: CLIP_N bytes, entry i the value i - CLIP_LO clamped to 0..255 */
+static void vivi_clip_init(u8 *t)
+{
+	u32 i;
+
+	for (i = 0; i < CLIP_N; i++)
+		t[i] = clamp_t(s32, (s32)i - CLIP_LO, 0, 255);
+}
+
+/*
+ * @n pixel pairs of a Y'CbCr line (Y' each @ys bytes, chroma each @cs)
+ * into R'G'B' of layout @e: as unpacking (chroma replicated), converting
+ * (vivi_ycc_to_rgb()) and packing give them, each chroma sample weighed
+ * once, the clamp a table (@clip at value 0: the sums' integer parts lie
+ * in -277 .. 536), a pair stored as one word
+ */
+static __always_inline void vivi_yuv_rgb_n(u8 *d, int e, const u8 *y,
+					   u32 ys, const u8 *cb,
+					   const u8 *cr, u32 cs, u32 n,
+					   const u8 *clip)
+{
+	s32 u, v, r, g, b, l0, l1;
+	u32 k;
+
+	for (k = 0; k < n; k++, y += 2 * ys, cb += cs, cr += cs,
+	     d += 2 * RGB_BPP(e)) {
+		u = *cb - 128;
+		v = *cr - 128;
+		r = vivi_ycc_rv(v);
+		g = vivi_ycc_guv(u, v);
+		b = vivi_ycc_bu(u);
+		l0 = vivi_ycc_y(y[0]);
+		l1 = vivi_ycc_y(y[ys]);
+		vivi_put_le(d, vivi_rgb_word(e, clip[(l0 + r) >> 16],
+					     clip[(l0 + g) >> 16],
+					     clip[(l0 + b) >> 16]) |
+			    vivi_rgb_word(e, clip[(l1 + r) >> 16],
+					  clip[(l1 + g) >> 16],
+					  clip[(l1 + b) >> 16]) <<
+			    8 * RGB_BPP(e), 2 * RGB_BPP(e));
+	}
+}
+
+/*
+ * The same with the strides as constants: packed (Y' each 2 bytes,
+ * chroma each 4), semi-planar (1, 2) or planar (1, 1)
+ */
+static __always_inline void vivi_yuv_rgb_s(u8 *d, int e,
+					   const struct vivi_yuv_line *s,
+					   u32 n, const u8 *clip)
+{
+	if (s->cs == 4)
+		vivi_yuv_rgb_n(d, e, s->y, 2, s->c[0], s->c[1], 4, n, clip);
+	else if (s->cs == 2)
+		vivi_yuv_rgb_n(d, e, s->y, 1, s->c[0], s->c[1], 2, n, clip);
+	else
+		vivi_yuv_rgb_n(d, e, s->y, 1, s->c[0], s->c[1], 1, n, clip);
+}
+
+/* The same with the layout a constant too */
+static noinline void vivi_yuv_rgb(u8 *d, int e,
+				  const struct vivi_yuv_line *s, u32 n,
+				  const u8 *clip)
+{
+	switch (e) {
+	case 0:
+		vivi_yuv_rgb_s(d, 0, s, n, clip);
+		break;
+	case 1:
+		vivi_yuv_rgb_s(d, 1, s, n, clip);
+		break;
+	case 2:
+		vivi_yuv_rgb_s(d, 2, s, n, clip);
+		break;
+	default:
+		vivi_yuv_rgb_s(d, 3, s, n, clip);
+		break;
+	}
+}
+
+/*
+ * @n pixel pairs of R'G'B' lines @a and @b (the next row for 4:2:0, else
+ * @a again) of layout @e into the Y'CbCr line @d (and the Y' of @b at @yb
+ * for 4:2:0, if @two): as unpacking into Y'CbCr (vivi_rgb_to_ycc()) and
+ * packing give them, chroma the rounded mean of the pixels it covers
+ */
+static __always_inline void vivi_rgb_yuv_n(const struct vivi_yuv_line *d,
+					   u8 *yb, bool two, int e,
+					   const u8 *a, const u8 *b, u32 ys,
+					   u32 cs, u32 n,
+					   const struct vivi_ycc_tab *t)
+{
+	u8 *y = d->y, *cb = d->c[0], *cr = d->c[1];
+	const u8 *q;
+	u8 p[4][3];
+	u32 k;
+
+	for (k = 0; k < n; k++, y += 2 * ys, cb += cs, cr += cs,
+	     a += 2 * RGB_BPP(e), b += 2 * RGB_BPP(e)) {
+		q = a + RGB_BPP(e);
+		vivi_rgb_to_ycc_tab(t, a[RGB_R(e)], a[RGB_G(e)], a[RGB_B(e)],
+				    p[0]);
+		vivi_rgb_to_ycc_tab(t, q[RGB_R(e)], q[RGB_G(e)], q[RGB_B(e)],
+				    p[1]);
+		y[0] = p[0][0];
+		y[ys] = p[1][0];
+		if (!two) {
+			*cb = (p[0][1] + p[1][1] + 1) >> 1;
+			*cr = (p[0][2] + p[1][2] + 1) >> 1;
+			continue;
+		}
+		q = b + RGB_BPP(e);
+		vivi_rgb_to_ycc_tab(t, b[RGB_R(e)], b[RGB_G(e)], b[RGB_B(e)],
+				    p[2]);
+		vivi_rgb_to_ycc_tab(t, q[RGB_R(e)], q[RGB_G(e)], q[RGB_B(e)],
+				    p[3]);
+		if (yb) {
+			yb[2 * k * ys] = p[2][0];
+			yb[2 * k * ys + ys] = p[3][0];
+		}
+		*cb = (p[0][1] + p[1][1] + p[2][1] + p[3][1] + 2) >> 2;
+		*cr = (p[0][2] + p[1][2] + p[2][2] + p[3][2] + 2) >> 2;
+	}
+}
+
+/* The same with the strides and @two as constants (see vivi_yuv_rgb_s()) */
+static __always_inline void vivi_rgb_yuv_s(const struct vivi_yuv_line *d,
+					   u8 *yb, bool two, int e,
+					   const u8 *a, const u8 *b, u32 n,
+					   const struct vivi_ycc_tab *t)
+{
+	u32 cs = d->cs == 4 ? 4 : d->cs == 2 ? 2 : 1;
+
+	if (!two)
+		vivi_rgb_yuv_n(d, NULL, false, e, a, a, cs == 4 ? 2 : 1, cs,
+			       n, t);
+	else if (cs == 4)
+		vivi_rgb_yuv_n(d, yb, true, e, a, b, 2, 4, n, t);
+	else if (cs == 2)
+		vivi_rgb_yuv_n(d, yb, true, e, a, b, 1, 2, n, t);
+	else
+		vivi_rgb_yuv_n(d, yb, true, e, a, b, 1, 1, n, t);
+}
+
+/* The same with the layout a constant too */
+static noinline void vivi_rgb_yuv(const struct vivi_yuv_line *d, u8 *yb,
+				  bool two, int e, const u8 *a, const u8 *b,
+				  u32 n, const struct vivi_ycc_tab *t)
+{
+	switch (e) {
+	case 0:
+		vivi_rgb_yuv_s(d, yb, two, 0, a, b, n, t);
+		break;
+	case 1:
+		vivi_rgb_yuv_s(d, yb, two, 1, a, b, n, t);
+		break;
+	case 2:
+		vivi_rgb_yuv_s(d, yb, two, 2, a, b, n, t);
+		break;
+	default:
+		vivi_rgb_yuv_s(d, yb, two, 3, a, b, n, t);
+		break;
+	}
+}
+
+/* @n pixel pairs of R'G'B' layout @se into layout @de, a pair one store */
+static __always_inline void vivi_rgb_rgb_n(u8 *d, int de, const u8 *s,
+					   int se, u32 n)
+{
+	u32 k = 0;
+	u64 p0, p1, p2, p3;
+
+	/* into three bytes a pixel: four pixels, twelve bytes, two stores */
+	for (; RGB_BPP(de) == 3 && k + 2 <= n; k += 2, s += 4 * RGB_BPP(se),
+	     d += 12) {
+		p0 = vivi_rgb_word(de, s[RGB_R(se)], s[RGB_G(se)],
+				   s[RGB_B(se)]);
+		p1 = vivi_rgb_word(de, s[RGB_BPP(se) + RGB_R(se)],
+				   s[RGB_BPP(se) + RGB_G(se)],
+				   s[RGB_BPP(se) + RGB_B(se)]);
+		p2 = vivi_rgb_word(de, s[2 * RGB_BPP(se) + RGB_R(se)],
+				   s[2 * RGB_BPP(se) + RGB_G(se)],
+				   s[2 * RGB_BPP(se) + RGB_B(se)]);
+		p3 = vivi_rgb_word(de, s[3 * RGB_BPP(se) + RGB_R(se)],
+				   s[3 * RGB_BPP(se) + RGB_G(se)],
+				   s[3 * RGB_BPP(se) + RGB_B(se)]);
+		vivi_put_le(d, p0 | p1 << 24 | p2 << 48, 8);
+		vivi_put_le(d + 8, p2 >> 16 | p3 << 8, 4);
+	}
+	for (; k < n; k++, s += 2 * RGB_BPP(se), d += 2 * RGB_BPP(de))
+		vivi_put_le(d, vivi_rgb_word(de, s[RGB_R(se)], s[RGB_G(se)],
+					     s[RGB_B(se)]) |
+			    vivi_rgb_word(de, s[RGB_BPP(se) + RGB_R(se)],
+					  s[RGB_BPP(se) + RGB_G(se)],
+					  s[RGB_BPP(se) + RGB_B(se)]) <<
+			    8 * RGB_BPP(de), 2 * RGB_BPP(de));
+}
+
+/* The same with the destination's layout a constant */
+static __always_inline void vivi_rgb_rgb_d(u8 *d, int de, const u8 *s,
+					   int se, u32 n)
+{
+	switch (de) {
+	case 0:
+		vivi_rgb_rgb_n(d, 0, s, se, n);
+		break;
+	case 1:
+		vivi_rgb_rgb_n(d, 1, s, se, n);
+		break;
+	case 2:
+		vivi_rgb_rgb_n(d, 2, s, se, n);
+		break;
+	default:
+		vivi_rgb_rgb_n(d, 3, s, se, n);
+		break;
+	}
+}
+
+/* The same with both layouts constants */
+static noinline void vivi_rgb_rgb(u8 *d, int de, const u8 *s, int se,
+				  u32 n)
+{
+	switch (se) {
+	case 0:
+		vivi_rgb_rgb_d(d, de, s, 0, n);
+		break;
+	case 1:
+		vivi_rgb_rgb_d(d, de, s, 1, n);
+		break;
+	case 2:
+		vivi_rgb_rgb_d(d, de, s, 2, n);
+		break;
+	default:
+		vivi_rgb_rgb_d(d, de, s, 3, n);
+		break;
+	}
+}
+
+/*
+ * Y'CbCr into R'G'B' of four or three bytes a pixel, or back, or one such
+ * R'G'B' into another, of one even width, each line read and written once
+ * (@tab: the scratch, aligned, sizeof(struct vivi_ycc_tab) bytes, more
+ * than CLIP_N); false for other pairs, which take the canonical lines
+ */
+static bool vivi_conv_rgb(const struct vivi_conv *c, const struct vivi_band *sb,
+			  void *tab)
+{
+	struct vivi_ycc_tab *t = tab;
+	const struct vivi_layout *sl = sb->l, *dl = c->b.l;
+	u32 w = c->b.w, y, yb;
+	struct vivi_yuv_line v, v2;
+	const u8 *a, *b;
+	bool two;
+	int e, f;
+	u8 *d;
+
+	if (w & 1)
+		return false;
+	if (sl->yuv && !dl->yuv) {
+		e = vivi_rgb_index(dl->enc);
+		if (e < 0)
+			return false;
+		vivi_clip_init(tab);
+		for (y = c->b.y0; y < c->b.y1; y++) {
+			vivi_yuv_at(c->src, sb, y, &v);
+			d = c->dst->plane[0] +
+			    (size_t)(y - c->b.y0) * c->dst->stride[0];
+			vivi_yuv_rgb(d, e, &v, w / 2, (u8 *)tab + CLIP_LO);
+		}
+		return true;
+	}
+	if (!sl->yuv && !dl->yuv) {
+		e = vivi_rgb_index(dl->enc);
+		f = vivi_rgb_index(sl->enc);
+		if (e < 0 || f < 0)
+			return false;
+		for (y = c->b.y0; y < c->b.y1; y++)
+			vivi_rgb_rgb(c->dst->plane[0] + (size_t)(y - c->b.y0) *
+				     c->dst->stride[0], e, c->src->plane[0] +
+				     (size_t)y * c->src->stride[0], f, w / 2);
+		return true;
+	}
+	if (sl->yuv)
+		return false;
+	e = vivi_rgb_index(sl->enc);
+	if (e < 0)
+		return false;
+	two = dl->pl[dl->nplanes - 1].vsub == 2;
+	vivi_ycc_tab_init(t);
+	for (y = c->b.y0; y < c->b.y1; y += two ? 2 : 1) {
+		/* a 4:2:0 sample covers this line and the next, if any */
+		yb = two ? min(y + 1, c->b.h - 1) : y;
+		vivi_yuv_at(c->dst, &c->b, y, &v);
+		a = c->src->plane[0] + (size_t)y * c->src->stride[0];
+		b = c->src->plane[0] + (size_t)yb * c->src->stride[0];
+		if (yb != y)
+			vivi_yuv_at(c->dst, &c->b, yb, &v2);
+		vivi_rgb_yuv(&v, yb != y ? v2.y : NULL, two, e, a, b, w / 2, t);
+	}
+	return true;
 }
 
 /**
@@ -877,6 +1431,8 @@ int vivi_scale_frame(const struct vivi_gen_frame *src,
 		return 0;
 	}
 	p = PTR_ALIGN((u8 *)scratch, SCALE_ALIGN);
+	if (sb.w == c.b.w && sb.h == c.b.h && vivi_conv_rgb(&c, &sb, p))
+		return 0;
 	c.lines.data = vivi_carve(&p, vivi_band_bytes(sb.w, c.b.w));
 	c.pack = vivi_carve(&p, vivi_pack_scratch_size(c.b.w));
 	vivi_scale_geometry(sb.w, sb.h, c.b.w, c.b.h, aspect, &crop, &pic);

@@ -15,6 +15,10 @@
  *   copied or, into 4:2:0 from 4:2:2, the rounded mean of two lines,
  *   sample by sample between the planes (the same bytes as the next path
  *   gives, which replicates the chroma and averages it again);
+ * - the same size, Y'CbCr into R'G'B' of three or four bytes a pixel,
+ *   back, or one such R'G'B' into another, the width even: each line
+ *   converted in one pass, the layouts and strides constants of the loop
+ *   (the same bytes as the next path gives);
  * - the same size, another format: the source unpacked straight into the
  *   destination's kind of color (vivi_unpack_lines()), then packed
  *   (vivi_pack_lines()), a band of lines at a time;
@@ -94,7 +98,8 @@ struct vivi_rect {
  * @hoff: per picture column, the byte of its first tap in a source line
  * @hn: the taps of every picture column (zero weights pad the fewer)
  * @hw: the taps' weights, @hn a column, column after column
- * @slot: source lines filtered horizontally, 8.8 fixed point
+ * @slot: source lines filtered horizontally, 8.8 fixed point in a u32 each
+ *	(the vertical pass sums two samples in one 64-bit word)
  * @tag: the crop line each slot holds, or ~0
  * @acc: the vertical sum of a line with more taps than slots
  *
@@ -117,7 +122,7 @@ struct vivi_scale {
 	u32 *hoff;
 	u32 hn;
 	u16 *hw;
-	u16 *slot[VIVI_SCALE_SLOTS];
+	u32 *slot[VIVI_SCALE_SLOTS];
 	u32 tag[VIVI_SCALE_SLOTS];
 	u32 *acc;
 };

@@ -9,5 +9,8 @@
 #ifndef __always_inline
 #define __always_inline	inline __attribute__((__always_inline__))
 #endif
+#ifndef noinline
+#define noinline	__attribute__((__noinline__))
+#endif
 
 #endif
