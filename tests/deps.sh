@@ -28,14 +28,16 @@ deb_pkgs=(build-essential debhelper dh-dkms lintian)
 bench_pkgs=(build-essential pkg-config linux-source libturbojpeg0-dev
 	libswscale-dev)
 # make check adds: sparse (strict build), the clients (GStreamer, OpenCV,
-# Chromium, Firefox, PipeWire), DKMS, checkpatch (linux-source), the suite
-# roots (debootstrap), the unit tests' libjpeg and node
+# Chromium, Firefox, PipeWire, the camera portal for
+# tests/guest/firefox-portrait.sh), DKMS, checkpatch (linux-source), the
+# suite roots (debootstrap), the unit tests' libjpeg and node
 check_pkgs=(
 	"${run_pkgs[@]}" sparse
 	gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good
 	dkms linux-source pahole gnuplot-nox
 	python3-opencv chromium firefox-esr strace debootstrap
 	pipewire pipewire-bin wireplumber gstreamer1.0-pipewire dbus
+	xdg-desktop-portal libglib2.0-bin
 	libjpeg62-turbo-dev libjpeg-turbo-progs libturbojpeg0-dev nodejs
 	"${bench_pkgs[@]}"
 )

@@ -419,16 +419,17 @@ chromium_start() {
 	BROWSER_PID=$!
 }
 
-# firefox_start URL LOG: headless Firefox ESR on URL with a fresh profile
-# that lets pages use the camera without asking, through V4L2 itself (not
-# the PipeWire portal), and prints their console to LOG; sets BROWSER_PID
+# firefox_start URL LOG [PIPEWIRE]: headless Firefox ESR on URL with a fresh
+# profile that lets pages use the camera without asking, through V4L2
+# itself (PIPEWIRE true: through the PipeWire camera portal instead, see
+# portal.sh), and prints their console to LOG; sets BROWSER_PID
 firefox_start() {
 	rm -rf /tmp/firefox
 	mkdir -p /tmp/firefox
-	cat >/tmp/firefox/user.js <<-'EOF'
+	cat >/tmp/firefox/user.js <<-EOF
 	user_pref("media.navigator.permission.disabled", true);
 	user_pref("media.navigator.streams.fake", false);
-	user_pref("media.webrtc.camera.allow-pipewire", false);
+	user_pref("media.webrtc.camera.allow-pipewire", ${3:-false});
 	user_pref("devtools.console.stdout.content", true);
 	user_pref("browser.shell.checkDefaultBrowser", false);
 	user_pref("browser.startup.homepage_override.mstone", "ignore");
