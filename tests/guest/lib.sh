@@ -273,6 +273,25 @@ list_formats() {
 		sed -n "s/.*\[[0-9]*\]: '\([^ ']*\) *'.*/\1/p"
 }
 
+# capture_frame DEV FOURCC W H OUT [BPL]: one frame of that format and size
+# (and stride, if BPL) into OUT; echoes the bytesperline
+capture_frame() {
+	local dev=$1 fcc=$2 w=$3 h=$4 out=$5 bpl=${6:-0} fmt
+	# v4l2-ctl wants the fourcc's trailing spaces ('Y16 ')
+	while [ ${#fcc} -lt 4 ]; do fcc="$fcc "; done
+	rm -f "$out"
+	fmt=$(v4l2-ctl -d "$dev" \
+		-v "width=$w,height=$h,pixelformat=$fcc,bytesperline=$bpl" -V \
+		--stream-mmap --stream-count=1 --stream-to="$out" 2>&1) || {
+		echo "$fmt" >&2
+		return 1
+	}
+	grep -q "Width/Height *: $w/$h\$" <<<"$fmt" || { echo "$fmt" >&2; return 1; }
+	grep -q "Pixel Format *: '$fcc'" <<<"$fmt" || { echo "$fmt" >&2; return 1; }
+	[ -s "$out" ] || { echo "no frame written" >&2; return 1; }
+	sed -n 's/.*Bytes per Line *: *\([0-9]*\).*/\1/p' <<<"$fmt"
+}
+
 # raw_formats DEV: list_formats without MJPEG, whose frames check-mjpeg
 # checks (a JPEG is not a picture to compare pixel for pixel)
 raw_formats() { list_formats "$1" | grep -vx MJPG; }
