@@ -249,9 +249,17 @@ vivid_log_ok() {
 # is within TOL (a fraction) of NOMINAL, in the unit of the times.
 median_interval() { median-interval.py "$@"; }
 
+# core_modules: the modules vivi.ko needs, which insmod does not load: the
+# V4L2 core, and configfs for the devices made at run time (a module on
+# Debian's kernels, built in on others); configfs mounted where vivi's
+# directory appears, /sys/kernel/config
 core_modules() {
 	modprobe -a videodev videobuf2-common videobuf2-v4l2 \
-		videobuf2-vmalloc videobuf2-memops
+		videobuf2-vmalloc videobuf2-memops || return 1
+	modprobe configfs 2>/dev/null || grep -qw configfs /proc/filesystems ||
+		{ echo "no configfs in this kernel"; return 1; }
+	mountpoint -q /sys/kernel/config ||
+		mount -t configfs configfs /sys/kernel/config
 }
 
 unload_vivi() {
