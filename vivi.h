@@ -293,7 +293,7 @@ int vivi_queue_init(struct vivi_cap *cap, struct device *dev);
 int vivi_status_text(struct vivi_cap *cap, char *buf, size_t size);
 
 /* vivi_frame.c: one frame, from its source to a filled buffer */
-size_t vivi_frame_scratch_size(void);
+size_t vivi_frame_scratch_size(u32 width);
 int vivi_frame_fill(struct vivi_cap *cap, struct vb2_buffer *vb,
 		    u32 sequence, u64 due_ns);
 

@@ -5,7 +5,8 @@
  * or printk here (the formats parser it calls, in vivi_fmt.c, logs the
  * entry it refuses), so the unit tests build it in userspace.
  *
- * The module parameters (vivi_main.c) and, later, configfs fill a config
+ * The module parameters (vivi_main.c) and configfs (vivi_configfs.c,
+ * through the text of vivi_config_text.c) fill a config
  * through these setters, each of which refuses a bad value and leaves the
  * config as it was; vivi_config_validate() checks the whole before a
  * device is made from it.
@@ -33,11 +34,16 @@
  * @VIVI_CONFIG_FORMATS: the formats offered
  * @VIVI_CONFIG_HDMI_INPUT: the HDMI input, on or off
  * @VIVI_CONFIG_FAULT_CONTROLS: the fault knobs as controls, on or off
+ * @VIVI_CONFIG_SIZES: the frame sizes offered
+ * @VIVI_CONFIG_RATES: the frame rates offered
+ * @VIVI_CONFIG_DEFAULT_SIZE: the power-on size
+ * @VIVI_CONFIG_DEFAULT_RATE: the power-on rate
+ * @VIVI_CONFIG_DEFAULT_FORMAT: the power-on format
  * @VIVI_CONFIG_ATTRS: the number of settings
  *
  * Each is a field of &struct vivi_config. vivi_config_attr_name() gives
- * the name configfs will show; the module parameters have names of their
- * own (vivi_main.c).
+ * the name configfs shows; the module parameters have names of their own
+ * (vivi_main.c) and set only the first six.
  */
 enum vivi_config_attr {
 	VIVI_CONFIG_LABEL,
@@ -46,6 +52,11 @@ enum vivi_config_attr {
 	VIVI_CONFIG_FORMATS,
 	VIVI_CONFIG_HDMI_INPUT,
 	VIVI_CONFIG_FAULT_CONTROLS,
+	VIVI_CONFIG_SIZES,
+	VIVI_CONFIG_RATES,
+	VIVI_CONFIG_DEFAULT_SIZE,
+	VIVI_CONFIG_DEFAULT_RATE,
+	VIVI_CONFIG_DEFAULT_FORMAT,
 	VIVI_CONFIG_ATTRS,
 };
 
@@ -72,6 +83,10 @@ struct vivi_config_why {
  * @hdmi_input: one more input after the cameras, an HDMI-like one whose
  *	timings the source sets (see vivi_dv.c)
  * @fault_controls: also offer the fault knobs as controls (opt-in)
+ * @modes: the sizes and rates offered, and the power-on mode; every size
+ *	suits every format (vivi_fmt_size_suits())
+ * @nr_exact: refuse the device if @video_nr is taken (configfs), rather
+ *	than take the next free number (the video_nr parameter, as vivid's)
  * @fail_probe: testing only (the fail_dev parameter): fail the probe once
  *	fully set up
  *
@@ -87,6 +102,8 @@ struct vivi_config {
 	struct vivi_fmt_list formats;
 	bool hdmi_input;
 	bool fault_controls;
+	struct vivi_modes modes;
+	bool nr_exact;
 	bool fail_probe;
 };
 
@@ -102,7 +119,23 @@ int vivi_config_parse_formats(struct vivi_config *cfg, const char *spec,
 			      struct vivi_config_why *why);
 void vivi_config_set_hdmi_input(struct vivi_config *cfg, bool on);
 void vivi_config_set_fault_controls(struct vivi_config *cfg, bool on);
+int vivi_config_set_sizes(struct vivi_config *cfg,
+			  const struct vivi_size *sizes, unsigned int n,
+			  struct vivi_config_why *why);
+int vivi_config_set_rates(struct vivi_config *cfg,
+			  const struct v4l2_fract *tpf, unsigned int n,
+			  struct vivi_config_why *why);
+int vivi_config_set_default_rate(struct vivi_config *cfg,
+				 const struct v4l2_fract *tpf,
+				 struct vivi_config_why *why);
 int vivi_config_validate(const struct vivi_config *cfg,
 			 struct vivi_config_why *why);
+
+/* vivi_config_text.c: each setting as configfs reads and writes it */
+int vivi_config_store(struct vivi_config *cfg, enum vivi_config_attr attr,
+		      const char *text, size_t len,
+		      struct vivi_config_why *why);
+size_t vivi_config_show(const struct vivi_config *cfg,
+			enum vivi_config_attr attr, char *buf, size_t size);
 
 #endif

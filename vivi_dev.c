@@ -69,7 +69,7 @@ void vivi_dev_probed(struct platform_device *pdev, int ret)
  * to probe is unregistered again and its ID freed.
  *
  * Return: the device's ID, or -EINVAL for a configuration that does not
- * validate, -EBUSY with VIVI_MAX_DEVS devices, or the error of the probe
+ * validate, -ENOSPC with VIVI_MAX_DEVS devices, or the error of the probe
  * or of the registration
  */
 int vivi_dev_create(const struct vivi_config *cfg)
@@ -89,6 +89,8 @@ int vivi_dev_create(const struct vivi_config *cfg)
 	mutex_lock(&vivi_devs_lock);
 	ret = xa_alloc(&vivi_devs, &id, slot, XA_LIMIT(0, VIVI_MAX_DEVS - 1),
 		       GFP_KERNEL);
+	if (ret == -EBUSY)
+		ret = -ENOSPC;	/* every ID taken: -EBUSY says video_nr is */
 	if (ret)
 		goto unlock;
 	/* the driver is registered: this probes, and records the result */
@@ -183,6 +185,39 @@ void vivi_dev_destroy_all(void)
 
 	for (id = VIVI_MAX_DEVS; id-- > 0;)
 		vivi_dev_destroy(id);
+}
+
+/**
+ * vivi_dev_nodes() - the /dev paths of a device's nodes, one a line
+ * @id: what vivi_dev_create() returned
+ * @buf: filled in, always terminated
+ * @size: the bytes of @buf
+ *
+ * Return: the length of the text; 0 for no node (unplugged, or no device)
+ */
+size_t vivi_dev_nodes(unsigned int id, char *buf, size_t size)
+{
+	struct video_device *vdev;
+	struct vivi_slot *slot;
+	struct vivi_dev *vivi;
+	size_t len = 0;
+
+	if (size)
+		buf[0] = 0;
+	mutex_lock(&vivi_devs_lock);
+	slot = xa_load(&vivi_devs, id);
+	if (slot) {
+		/* the driver data is set and cleared under the device lock */
+		device_lock(&slot->pdev->dev);
+		vivi = platform_get_drvdata(slot->pdev);
+		vdev = vivi ? &vivi->cap.node.vdev : NULL;
+		if (vdev && video_is_registered(vdev))
+			len = scnprintf(buf, size, "/dev/%s\n",
+					video_device_node_name(vdev));
+		device_unlock(&slot->pdev->dev);
+	}
+	mutex_unlock(&vivi_devs_lock);
+	return len;
 }
 
 /**

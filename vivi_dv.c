@@ -118,7 +118,7 @@ void vivi_dv_try_pix(struct vivi_cap *cap, struct v4l2_pix_format *pix)
 	pix->width = vivi->dv_timings.bt.width;
 	pix->height = vivi->dv_timings.bt.height;
 	pix->bytesperline = 0;
-	vivi_fmt_try_pix(&vivi->cfg.formats, &cap->jpeg, pix);
+	vivi_fmt_try_pix(&vivi->cfg.formats, &vivi->cfg.modes, &cap->jpeg, pix);
 }
 
 /**

@@ -26,16 +26,11 @@ static const u32 vivi_fmt_compressed_table[] = { V4L2_PIX_FMT_MJPEG };
 static_assert(ARRAY_SIZE(vivi_fmt_compressed_table) + VIVI_PACK_FORMATS <=
 	      VIVI_MAX_FORMATS);
 
-/* v4l2_find_nearest_size() wants u32 fields */
-struct vivi_size {
-	u32 width;
-	u32 height;
-};
-
 /*
- * Smallest first. Browsers probe a fixed list of common webcam sizes with
- * TRY_FMT and take only exact matches (libwebrtc's device_info_v4l2.cc),
- * hence QCIF 176x144, CIF 352x288 and 960x720 beside the usual ones.
+ * The built-in sizes, smallest first. Browsers probe a fixed list of
+ * common webcam sizes with TRY_FMT and take only exact matches
+ * (libwebrtc's device_info_v4l2.cc), hence QCIF 176x144, CIF 352x288 and
+ * 960x720 beside the usual ones.
  */
 static const struct vivi_size vivi_sizes[] = {
 	{ 160, 120 }, { 176, 144 }, { 320, 240 }, { 352, 288 },
@@ -45,13 +40,17 @@ static const struct vivi_size vivi_sizes[] = {
 };
 
 /*
- * Frame intervals, shortest first, as ENUM_FRAMEINTERVALS lists them. 12.5
- * fps is what many webcams (and vivid's webcam input) offer at 720p.
+ * The built-in frame intervals, shortest first, as ENUM_FRAMEINTERVALS
+ * lists them. 12.5 fps is what many webcams (and vivid's webcam input)
+ * offer at 720p.
  */
 static const struct v4l2_fract vivi_intervals[] = {
 	{ 1, 120 }, { 1, 60 }, { 1, 50 }, { 1, 30 }, { 1, 25 }, { 1, 15 },
 	{ 2, 25 }, { 1, 10 }, { 1, 5 },
 };
+
+static_assert(ARRAY_SIZE(vivi_sizes) <= VIVI_MAX_SIZES);
+static_assert(ARRAY_SIZE(vivi_intervals) <= VIVI_MAX_RATES);
 
 /**
  * vivi_fmt_compressed() - true for a format of variable size (MJPEG)
@@ -189,36 +188,142 @@ int vivi_fmt_list_parse(struct vivi_fmt_list *list, const char *spec)
 }
 
 /**
+ * vivi_modes_defaults() - the built-in sizes and rates
+ * @m: filled in whole, whatever it held
+ *
+ * The 13 sizes and 9 rates of the tables above, the fast rates only at
+ * small sizes, and the automatic power-on mode.
+ */
+void vivi_modes_defaults(struct vivi_modes *m)
+{
+	memset(m, 0, sizeof(*m));
+	memcpy(m->size, vivi_sizes, sizeof(vivi_sizes));
+	m->n_sizes = ARRAY_SIZE(vivi_sizes);
+	memcpy(m->interval, vivi_intervals, sizeof(vivi_intervals));
+	m->n_intervals = ARRAY_SIZE(vivi_intervals);
+	m->size_limits = true;
+}
+
+/**
+ * vivi_fmt_size_suits() - true if a format can have a frame size
+ * @fourcc: V4L2_PIX_FMT_*, one vivi has
+ * @width: in pixels
+ * @height: in lines
+ *
+ * Chroma shared by two pixels (4:2:2, 4:2:0) or a 2x2 Bayer tile needs an
+ * even width, and vertical sharing an even height; MJPEG and the formats
+ * with a sample a pixel take any size.
+ *
+ * Return: true if @fourcc can be @width x @height
+ */
+bool vivi_fmt_size_suits(u32 fourcc, u32 width, u32 height)
+{
+	const struct vivi_layout *l = vivi_layout_find(fourcc);
+	bool odd_w = true, odd_h = true;
+	unsigned int p;
+
+	if (!l)
+		return vivi_fmt_compressed(fourcc);
+	for (p = 0; p < l->nplanes; p++) {
+		if (l->pl[p].type != VIVI_PT_ENC)
+			odd_w = false;
+		if (l->pl[p].type == VIVI_PT_BAYER || l->pl[p].vsub > 1)
+			odd_h = false;
+	}
+	return (odd_w || !(width & 1)) && (odd_h || !(height & 1));
+}
+
+/**
+ * vivi_modes_def_size() - the power-on frame size
+ * @m: the device's modes
+ *
+ * Return: @m's default size, or the offered size nearest 640x480
+ */
+struct vivi_size vivi_modes_def_size(const struct vivi_modes *m)
+{
+	const struct vivi_size *sz;
+
+	if (m->def_size.width)
+		return m->def_size;
+	sz = v4l2_find_nearest_size(m->size, m->n_sizes, width, height,
+				    VIVI_DEF_WIDTH, VIVI_DEF_HEIGHT);
+	return *sz;
+}
+
+/**
+ * vivi_modes_max_width() - the widest size offered
+ * @m: the device's modes
+ *
+ * Return: the largest width of @m
+ */
+u32 vivi_modes_max_width(const struct vivi_modes *m)
+{
+	u32 w = 0;
+	unsigned int i;
+
+	for (i = 0; i < m->n_sizes; i++)
+		w = max(w, m->size[i].width);
+	return w;
+}
+
+/**
+ * vivi_modes_max_sizeimage() - the largest buffer a format of @m needs
+ * @m: the device's modes
+ *
+ * A raw frame takes at most 8 bytes a pixel (4, stride doubled); MJPEG
+ * its encoder's worst case at quality 100, which for small frames is
+ * mostly headers.
+ *
+ * Return: bytes, the bound of CREATE_BUFS
+ */
+size_t vivi_modes_max_sizeimage(const struct vivi_modes *m)
+{
+	size_t most = 0;
+	unsigned int i;
+
+	for (i = 0; i < m->n_sizes; i++) {
+		u32 w = m->size[i].width, h = m->size[i].height;
+
+		most = max3(most, (size_t)w * h * 8,
+			    vivi_jpeg_max_size(w, h, VIVI_JPEG_QUALITY_MAX));
+	}
+	return most;
+}
+
+/**
  * vivi_fmt_size() - the frame size at @index, as ENUM_FRAMESIZES lists it
+ * @m: the device's modes
  * @index: 0 for the smallest
  * @width: set to the width
  * @height: set to the height
  *
  * Return: false past the last size
  */
-bool vivi_fmt_size(unsigned int index, u32 *width, u32 *height)
+bool vivi_fmt_size(const struct vivi_modes *m, unsigned int index,
+		   u32 *width, u32 *height)
 {
-	if (index >= ARRAY_SIZE(vivi_sizes))
+	if (index >= m->n_sizes)
 		return false;
-	*width = vivi_sizes[index].width;
-	*height = vivi_sizes[index].height;
+	*width = m->size[index].width;
+	*height = m->size[index].height;
 	return true;
 }
 
 /**
  * vivi_fmt_size_offered() - true if @width x @height is a listed size
+ * @m: the device's modes
  * @width: in pixels
  * @height: in lines
  *
  * Return: true for one of the discrete sizes
  */
-bool vivi_fmt_size_offered(u32 width, u32 height)
+bool vivi_fmt_size_offered(const struct vivi_modes *m, u32 width,
+			   u32 height)
 {
 	unsigned int i;
 
-	for (i = 0; i < ARRAY_SIZE(vivi_sizes); i++)
-		if (vivi_sizes[i].width == width &&
-		    vivi_sizes[i].height == height)
+	for (i = 0; i < m->n_sizes; i++)
+		if (m->size[i].width == width && m->size[i].height == height)
 			return true;
 	return false;
 }
@@ -232,16 +337,28 @@ static u32 vivi_max_fps(u32 width, u32 height)
 	return 30;
 }
 
-static bool vivi_interval_offered(const struct v4l2_fract *tpf, u32 width,
-				  u32 height)
+/**
+ * vivi_fmt_interval_offered() - true if an interval is offered at a size
+ * @m: the device's modes
+ * @tpf: one of @m's intervals
+ * @width: the frame width
+ * @height: the frame height
+ *
+ * Return: false for a fast rate of the built-in table at a large size
+ */
+bool vivi_fmt_interval_offered(const struct vivi_modes *m,
+			       const struct v4l2_fract *tpf, u32 width,
+			       u32 height)
 {
 	/* denominator / numerator > max fps, without dividing */
-	return tpf->denominator <= (u64)tpf->numerator *
+	return !m->size_limits ||
+	       tpf->denominator <= (u64)tpf->numerator *
 				   vivi_max_fps(width, height);
 }
 
 /**
  * vivi_fmt_interval() - the frame interval at @index for a size
+ * @m: the device's modes
  * @index: 0 for the shortest interval offered at that size
  * @width: in pixels
  * @height: in lines
@@ -249,16 +366,17 @@ static bool vivi_interval_offered(const struct v4l2_fract *tpf, u32 width,
  *
  * Return: false past the last interval
  */
-bool vivi_fmt_interval(unsigned int index, u32 width, u32 height,
-		       struct v4l2_fract *tpf)
+bool vivi_fmt_interval(const struct vivi_modes *m, unsigned int index,
+		       u32 width, u32 height, struct v4l2_fract *tpf)
 {
 	unsigned int i, n = 0;
 
-	for (i = 0; i < ARRAY_SIZE(vivi_intervals); i++) {
-		if (!vivi_interval_offered(&vivi_intervals[i], width, height))
+	for (i = 0; i < m->n_intervals; i++) {
+		if (!vivi_fmt_interval_offered(m, &m->interval[i], width,
+					       height))
 			continue;
 		if (n++ == index) {
-			*tpf = vivi_intervals[i];
+			*tpf = m->interval[i];
 			return true;
 		}
 	}
@@ -272,32 +390,36 @@ static u64 vivi_interval_ns(const struct v4l2_fract *tpf)
 
 /**
  * vivi_fmt_snap_interval() - the offered interval closest to @tpf
+ * @m: the device's modes
  * @tpf: the interval asked for; a zero fraction asks for the default rate
  * @width: the frame width
  * @height: the frame height
  *
  * Return: the closest interval in time per frame offered at that size
  */
-struct v4l2_fract vivi_fmt_snap_interval(const struct v4l2_fract *tpf,
+struct v4l2_fract vivi_fmt_snap_interval(const struct vivi_modes *m,
+					 const struct v4l2_fract *tpf,
 					 u32 width, u32 height)
 {
-	struct v4l2_fract best = { 1, VIVI_DEF_FPS };
+	static const struct v4l2_fract def = { 1, VIVI_DEF_FPS };
+	struct v4l2_fract best = m->interval[m->n_intervals - 1];
 	u64 want_ns, best_err = U64_MAX;
 	unsigned int i;
 
 	if (!tpf->numerator || !tpf->denominator)
-		return best;
+		tpf = m->def_interval.denominator ? &m->def_interval : &def;
 	want_ns = vivi_interval_ns(tpf);
 
-	for (i = 0; i < ARRAY_SIZE(vivi_intervals); i++) {
-		u64 ns = vivi_interval_ns(&vivi_intervals[i]);
+	for (i = 0; i < m->n_intervals; i++) {
+		u64 ns = vivi_interval_ns(&m->interval[i]);
 		u64 err = ns > want_ns ? ns - want_ns : want_ns - ns;
 
-		if (!vivi_interval_offered(&vivi_intervals[i], width, height))
+		if (!vivi_fmt_interval_offered(m, &m->interval[i], width,
+					       height))
 			continue;
 		if (err < best_err) {
 			best_err = err;
-			best = vivi_intervals[i];
+			best = m->interval[i];
 		}
 	}
 	return best;
@@ -332,9 +454,19 @@ static void vivi_fill_pix(struct v4l2_pix_format *pix,
 					      offset);
 }
 
-/* YUYV, the format every webcam application handles, unless left out */
-static u32 vivi_default_fourcc(const struct vivi_fmt_list *list)
+/**
+ * vivi_fmt_default_fourcc() - the power-on format
+ * @list: the device's formats, at least one
+ * @modes: the device's modes, which may name it
+ *
+ * Return: the configured default, else YUYV, the format every webcam
+ * application handles, unless left out, else the first format
+ */
+u32 vivi_fmt_default_fourcc(const struct vivi_fmt_list *list,
+			    const struct vivi_modes *modes)
 {
+	if (modes->def_fourcc && vivi_fmt_offered(list, modes->def_fourcc))
+		return modes->def_fourcc;
 	return vivi_fmt_offered(list, V4L2_PIX_FMT_YUYV) ? V4L2_PIX_FMT_YUYV :
 							    list->fourcc[0];
 }
@@ -342,6 +474,7 @@ static u32 vivi_default_fourcc(const struct vivi_fmt_list *list)
 /**
  * vivi_fmt_try_pix() - adjust @pix to the closest format vivi offers
  * @list: the device's formats
+ * @modes: the device's sizes
  * @jpeg: the MJPEG worst case at the current quality
  * @pix: the format asked for; adjusted in place, as TRY_FMT does
  *
@@ -350,15 +483,16 @@ static u32 vivi_default_fourcc(const struct vivi_fmt_list *list)
  * one could not hold every frame.
  */
 void vivi_fmt_try_pix(const struct vivi_fmt_list *list,
+		      const struct vivi_modes *modes,
 		      const struct vivi_jpeg_bound *jpeg,
 		      struct v4l2_pix_format *pix)
 {
 	const struct vivi_size *sz;
 
 	if (!vivi_fmt_offered(list, pix->pixelformat))
-		pix->pixelformat = vivi_default_fourcc(list);
-	sz = v4l2_find_nearest_size(vivi_sizes, ARRAY_SIZE(vivi_sizes),
-				    width, height, pix->width, pix->height);
+		pix->pixelformat = vivi_fmt_default_fourcc(list, modes);
+	sz = v4l2_find_nearest_size(modes->size, modes->n_sizes, width,
+				    height, pix->width, pix->height);
 	pix->width = sz->width;
 	pix->height = sz->height;
 	pix->field = V4L2_FIELD_NONE;
@@ -384,18 +518,22 @@ void vivi_fmt_try_pix(const struct vivi_fmt_list *list,
 /**
  * vivi_fmt_default_pix() - the power-on format
  * @list: the device's formats
+ * @modes: the device's sizes and its power-on mode
  * @jpeg: the MJPEG worst case at the current quality
- * @pix: set to YUYV (or the first format) at the default size
+ * @pix: set to the default format (YUYV, or the first) at the default size
  */
 void vivi_fmt_default_pix(const struct vivi_fmt_list *list,
+			  const struct vivi_modes *modes,
 			  const struct vivi_jpeg_bound *jpeg,
 			  struct v4l2_pix_format *pix)
 {
+	struct vivi_size sz = vivi_modes_def_size(modes);
+
 	memset(pix, 0, sizeof(*pix));
-	pix->pixelformat = vivi_default_fourcc(list);
-	pix->width = VIVI_DEF_WIDTH;
-	pix->height = VIVI_DEF_HEIGHT;
-	vivi_fmt_try_pix(list, jpeg, pix);
+	pix->pixelformat = vivi_fmt_default_fourcc(list, modes);
+	pix->width = sz.width;
+	pix->height = sz.height;
+	vivi_fmt_try_pix(list, modes, jpeg, pix);
 }
 
 /**

@@ -170,10 +170,11 @@ int vivi_frame_fill(struct vivi_cap *cap, struct vb2_buffer *vb,
 
 /**
  * vivi_frame_scratch_size() - the scratch memory of a capture node
+ * @width: the widest frame it serves
  *
- * Return: the size in bytes, for the widest frame, raw or MJPEG
+ * Return: the size in bytes, for frames up to @width wide, raw or MJPEG
  */
-size_t vivi_frame_scratch_size(void)
+size_t vivi_frame_scratch_size(u32 width)
 {
-	return vivi_draw_scratch_size(VIVI_MAX_WIDTH);
+	return vivi_draw_scratch_size(width);
 }

@@ -38,6 +38,13 @@ static const struct vivi_fmt_list *vivi_formats(struct file *file)
 	return &node->vivi->cfg.formats;
 }
 
+static const struct vivi_modes *vivi_modes(struct file *file)
+{
+	struct vivi_node *node = video_drvdata(file);
+
+	return &node->vivi->cfg.modes;
+}
+
 static int vivi_enum_fmt(struct file *file, void *priv,
 			 struct v4l2_fmtdesc *f)
 {
@@ -62,7 +69,8 @@ static int vivi_try_fmt(struct file *file, void *priv, struct v4l2_format *f)
 {
 	struct vivi_cap *cap = vivi_file_cap(file);
 
-	vivi_fmt_try_pix(vivi_formats(file), &cap->jpeg, &f->fmt.pix);
+	vivi_fmt_try_pix(vivi_formats(file), vivi_modes(file), &cap->jpeg,
+			 &f->fmt.pix);
 	/* the HDMI input's size is its timings' */
 	if (vivi_dv_input(cap->node.vivi))
 		vivi_dv_try_pix(cap, &f->fmt.pix);
@@ -76,7 +84,8 @@ static void vivi_set_interval(struct vivi_cap *cap,
 	const struct v4l2_pix_format *pix = &cap->node.fmt;
 	struct v4l2_fract tpf;
 
-	tpf = vivi_fmt_snap_interval(want, pix->width, pix->height);
+	tpf = vivi_fmt_snap_interval(&cap->node.vivi->cfg.modes, want,
+				     pix->width, pix->height);
 	spin_lock_irq(&cap->node.vivi->slock);
 	cap->timeperframe = tpf;
 	spin_unlock_irq(&cap->node.vivi->slock);
@@ -108,7 +117,7 @@ static int vivi_enum_framesizes(struct file *file, void *priv,
 	if (vivi_dv_input(node->vivi))
 		return -ENOTTY;
 	if (!vivi_fmt_offered(vivi_formats(file), fsize->pixel_format) ||
-	    !vivi_fmt_size(fsize->index, &w, &h))
+	    !vivi_fmt_size(vivi_modes(file), fsize->index, &w, &h))
 		return -EINVAL;
 	fsize->type = V4L2_FRMSIZE_TYPE_DISCRETE;
 	fsize->discrete.width = w;
@@ -124,9 +133,10 @@ static int vivi_enum_frameintervals(struct file *file, void *priv,
 	if (vivi_dv_input(node->vivi))
 		return -ENOTTY;
 	if (!vivi_fmt_offered(vivi_formats(file), fival->pixel_format) ||
-	    !vivi_fmt_size_offered(fival->width, fival->height) ||
-	    !vivi_fmt_interval(fival->index, fival->width, fival->height,
-			       &fival->discrete))
+	    !vivi_fmt_size_offered(vivi_modes(file), fival->width,
+				   fival->height) ||
+	    !vivi_fmt_interval(vivi_modes(file), fival->index, fival->width,
+			       fival->height, &fival->discrete))
 		return -EINVAL;
 	fival->type = V4L2_FRMIVAL_TYPE_DISCRETE;
 	return 0;
@@ -311,7 +321,8 @@ static void vivi_s_jpeg_quality(struct vivi_cap *cap, u32 quality)
 
 	vivi_jpeg_bound_init(&cap->jpeg, quality);
 	if (!vb2_is_busy(&cap->node.queue))
-		vivi_fmt_try_pix(&vivi->cfg.formats, &cap->jpeg, &cap->node.fmt);
+		vivi_fmt_try_pix(&vivi->cfg.formats, &vivi->cfg.modes,
+				 &cap->jpeg, &cap->node.fmt);
 	spin_lock_irq(&vivi->slock);
 	cap->jpeg_quality = quality;
 	spin_unlock_irq(&vivi->slock);

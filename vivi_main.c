@@ -3,7 +3,8 @@
  * vivi - a virtual V4L2 capture device that serves test patterns
  *
  * This file: the module parameters, which become one configuration per
- * device (vivi_config.c) and the devices made from them (vivi_dev.c), and
+ * device (vivi_config.c) and the devices made from them (vivi_dev.c; more
+ * come and go through configfs, vivi_configfs.c), and
  * the platform driver that sets a device up and tears it down. The stream
  * lives in vivi_stream.c, the ioctls in vivi_ioctl.c, the formats in
  * vivi_fmt.c.
@@ -22,6 +23,7 @@
 
 #include "vivi.h"
 #include "vivi_compat.h"
+#include "vivi_configfs.h"
 #include "vivi_dev.h"
 
 static unsigned int n_devs = 1;
@@ -97,11 +99,17 @@ static struct vivi_dev *vivi_alloc(struct platform_device *pdev,
 {
 	const struct font_desc *font = find_font("VGA8x16");
 	struct vivi_dev *vivi;
+	u32 width;
 
 	vivi = kzalloc(sizeof(*vivi), GFP_KERNEL);
 	if (!vivi)
 		return NULL;
-	vivi->cap.scratch = kvzalloc(vivi_frame_scratch_size(), GFP_KERNEL);
+	/* the HDMI input's timings go up to VIVI_MAX_WIDTH */
+	width = vivi_modes_max_width(&cfg->modes);
+	if (cfg->hdmi_input)
+		width = max_t(u32, width, VIVI_MAX_WIDTH);
+	vivi->cap.scratch = kvzalloc(vivi_frame_scratch_size(width),
+				     GFP_KERNEL);
 	if (!vivi->cap.scratch) {
 		kfree(vivi);
 		return NULL;
@@ -136,8 +144,12 @@ static int vivi_node_init(struct vivi_dev *vivi, struct vivi_cap *cap)
 
 	node->vivi = vivi;
 	node->type = VIVI_NODE_CAPTURE;
-	vivi_fmt_default_pix(&vivi->cfg.formats, &cap->jpeg, &node->fmt);
-	cap->timeperframe = (struct v4l2_fract){ 1, VIVI_DEF_FPS };
+	vivi_fmt_default_pix(&vivi->cfg.formats, &vivi->cfg.modes, &cap->jpeg,
+			     &node->fmt);
+	cap->timeperframe = vivi_fmt_snap_interval(&vivi->cfg.modes,
+						   &vivi->cfg.modes.def_interval,
+						   node->fmt.width,
+						   node->fmt.height);
 	ret = vivi_queue_init(cap, &vivi->pdev->dev);
 	if (ret)
 		return ret;
@@ -178,6 +190,12 @@ static int vivi_node_register(struct vivi_cap *cap)
 	ret = video_register_device(vdev, VFL_TYPE_VIDEO, vivi->cfg.video_nr);
 	if (ret)
 		return ret;
+	/* the core took the next free number; the teardown unregisters it */
+	if (vivi->cfg.nr_exact && vdev->num != vivi->cfg.video_nr) {
+		v4l2_err(&vivi->v4l2_dev, "/dev/video%d is taken\n",
+			 vivi->cfg.video_nr);
+		return -EBUSY;
+	}
 	vivi->debugfs = debugfs_create_dir(video_device_node_name(vdev),
 					   vivi_debugfs_root);
 	debugfs_create_file("stats", 0444, vivi->debugfs, cap,
@@ -206,6 +224,7 @@ static void vivi_teardown(struct vivi_dev *vivi)
 	if (video_is_registered(&vivi->cap.node.vdev)) {
 		/* a replug (or sysfs bind) brings the node back as the same number */
 		cfg->video_nr = vivi->cap.node.vdev.num;
+		cfg->nr_exact = false;
 		v4l2_info(&vivi->v4l2_dev, "removing %s\n",
 			  video_device_node_name(&vivi->cap.node.vdev));
 		/* stops streaming; the memory goes when the last file closes */
@@ -429,6 +448,10 @@ static int __init vivi_init(void)
 	ret = vivi_create_param_devs();
 	if (ret)
 		goto destroy;
+	/* last: a device made through configfs would not wait for the load */
+	ret = vivi_configfs_register();
+	if (ret)
+		goto destroy;
 	vivi_dev_plug_debugfs(vivi_debugfs_root);
 	return 0;
 
@@ -443,6 +466,7 @@ remove_debugfs:
 static void __exit vivi_exit(void)
 {
 	vivi_dev_plug_debugfs_remove();
+	vivi_configfs_unregister();
 	vivi_dev_destroy_all();
 	platform_driver_unregister(&vivi_pdrv);
 	debugfs_remove_recursive(vivi_debugfs_root);

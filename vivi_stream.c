@@ -394,6 +394,14 @@ int vivi_status_text(struct vivi_cap *cap, char *buf, size_t size)
 
 /* videobuf2 queue */
 
+/* The largest buffer any format of the device needs, HDMI input's too */
+static size_t vivi_max_sizeimage(const struct vivi_config *cfg)
+{
+	size_t most = vivi_modes_max_sizeimage(&cfg->modes);
+
+	return cfg->hdmi_input ? max_t(size_t, most, VIVI_MAX_SIZEIMAGE) : most;
+}
+
 static int vivi_queue_setup(struct vb2_queue *vq, unsigned int *nbuffers,
 			    unsigned int *nplanes, unsigned int sizes[],
 			    struct device *alloc_devs[])
@@ -414,7 +422,8 @@ static int vivi_queue_setup(struct vb2_queue *vq, unsigned int *nbuffers,
 	 */
 	if (*nplanes)
 		return sizes[0] < cap->node.fmt.sizeimage ||
-		       sizes[0] > VIVI_MAX_SIZEIMAGE ? -EINVAL : 0;
+		       sizes[0] > vivi_max_sizeimage(&cap->node.vivi->cfg) ?
+		       -EINVAL : 0;
 	if (have + *nbuffers < VIVI_MIN_BUFFERS)
 		*nbuffers = VIVI_MIN_BUFFERS - have;
 	*nplanes = 1;

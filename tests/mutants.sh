@@ -23,7 +23,7 @@ mutants=(
 	"timestamps one period late|vivi_stream.c|s/vb->timestamp = end_ns \?: ktime_get_ns\(\);/vb->timestamp = (end_ns ?: ktime_get_ns()) + 33333333;/|check-gen"
 	"templates kept across a key change|vivi_gen.c|s/\t\tmemset\(c->slot_used, 0, sizeof\(c->slot_used\)\);\n\t\tmemset\(c->slot_reps, 0, sizeof\(c->slot_reps\)\);\n//|unit"
 	"the last line of every plane left unwritten|vivi_gen.c|s/(\tvivi_band_rows\(&g->b, pd, &r, &r1\);)/\$1\n\tif (r1 == (pd->vsub == 2 ? DIV_ROUND_UP(g->b.h, 2) : g->b.h))\n\t\tr1--;/|check-transit"
-	"MJPEG sizeimage recomputed at REQBUFS|vivi_stream.c|s/(\tsizes\[0\] = cap->node.fmt.sizeimage;\n\treturn 0;)/\tvivi_fmt_try_pix(&cap->node.vivi->cfg.formats, &cap->jpeg, &cap->node.fmt);\n\$1/|check-mjpeg"
+	"MJPEG sizeimage recomputed at REQBUFS|vivi_stream.c|s/(\tsizes\[0\] = cap->node.fmt.sizeimage;\n\treturn 0;)/\tvivi_fmt_try_pix(&cap->node.vivi->cfg.formats, &cap->node.vivi->cfg.modes, &cap->jpeg, &cap->node.fmt);\n\$1/|check-mjpeg"
 	"a stage that dies of an unbound variable|tests/guest/check-transit.sh|s/(stage_start \"transitions\"\n)/\$1echo \"\\\$no_such_variable\"\n/|check-transit"
 	"a stall that outlives its file|vivi_ioctl.c|s/\tvivi_inject_release\(vivi_file_cap\(file\), file->private_data\);\n//|check-faults"
 	"timestamps one period early|vivi_stream.c|s/vb->timestamp = end_ns \?: ktime_get_ns\(\);/vb->timestamp = (end_ns ?: ktime_get_ns()) - 33333333;/|check-gen"

@@ -53,6 +53,7 @@ run test_pack ./test_pack
 run test_scale ./test_scale
 run test_scratch ./test_scratch "${SCRATCH_SEED:-20261206}"
 run test_config ./test_config "${CONFIG_SEED:-20261206}"
+run test_config_text ./test_config_text "${CONFIG_SEED:-20261207}"
 rm -rf stamp-frames && mkdir stamp-frames
 run test_stamp ./test_stamp stamp-frames
 run test_stamp_js node test_stamp_js.js stamp-frames

@@ -69,6 +69,114 @@ static void format_name(u32 fcc, char name[5])
 	name[n] = 0;
 }
 
+/*
+ * Formats whose chroma two pixels share (or a 2x2 Bayer tile): even widths;
+ * of those, the ones that share it between two lines too: even heights
+ */
+static int needs_even(u32 fcc, int height)
+{
+	static const u32 even_w[] = {
+		V4L2_PIX_FMT_YUYV, V4L2_PIX_FMT_UYVY, V4L2_PIX_FMT_YVYU,
+		V4L2_PIX_FMT_VYUY, V4L2_PIX_FMT_YUV422P, V4L2_PIX_FMT_NV16,
+		V4L2_PIX_FMT_NV61,
+	};
+	static const u32 even_wh[] = {
+		V4L2_PIX_FMT_YUV420, V4L2_PIX_FMT_YVU420, V4L2_PIX_FMT_NV12,
+		V4L2_PIX_FMT_NV21, V4L2_PIX_FMT_SBGGR8, V4L2_PIX_FMT_SGBRG8,
+		V4L2_PIX_FMT_SGRBG8, V4L2_PIX_FMT_SRGGB8,
+	};
+	unsigned int i;
+
+	for (i = 0; i < sizeof(even_wh) / sizeof(even_wh[0]); i++)
+		if (even_wh[i] == fcc)
+			return 1;
+	for (i = 0; !height && i < sizeof(even_w) / sizeof(even_w[0]); i++)
+		if (even_w[i] == fcc)
+			return 1;
+	return 0;
+}
+
+/* seconds a frame of @t, as a double: the model's own arithmetic */
+static double secs(const struct v4l2_fract *t)
+{
+	return (double)t->numerator / t->denominator;
+}
+
+/* The model of the sizes, rates and power-on mode */
+static const char *modes_inconsistent(const struct vivi_config *c)
+{
+	const struct vivi_modes *m = &c->modes;
+	unsigned int i, f, w = 0, h = 0;
+	double area = 0;
+
+	if (m->n_sizes < 1 || m->n_sizes > 32)
+		return "sizes: count out of 1..32";
+	for (i = 0; i < m->n_sizes; i++) {
+		const struct vivi_size *s = &m->size[i];
+		double a = (double)s->width * s->height;
+
+		if (s->width < 16 || s->width > 8192 || s->height < 16 ||
+		    s->height > 8192)
+			return "sizes: one out of 16x16..8192x8192";
+		if (i && (a < area || (a == area && s->width <= w)))
+			return "sizes: not smallest first, or one twice";
+		area = a;
+		w = s->width;
+		for (f = 0; f < c->formats.count; f++)
+			if (((s->width & 1) && needs_even(c->formats.fourcc[f], 0)) ||
+			    ((s->height & 1) && needs_even(c->formats.fourcc[f], 1)))
+				return "sizes: one a format cannot have";
+	}
+	if (m->n_intervals < 1 || m->n_intervals > 16)
+		return "rates: count out of 1..16";
+	for (i = 0; i < m->n_intervals; i++) {
+		const struct v4l2_fract *t = &m->interval[i];
+
+		if (!t->numerator || !t->denominator ||
+		    t->numerator > 1000000 || t->denominator > 1000000)
+			return "rates: a zero or a number past 1000000";
+		if (secs(t) > 10.0 || secs(t) < 1.0 / 240)
+			return "rates: one out of 1/10..240 fps";
+		if (i && secs(t) <= secs(&m->interval[i - 1]))
+			return "rates: not fastest first, or one twice";
+	}
+	if (m->def_size.width) {
+		for (i = 0; i < m->n_sizes; i++)
+			if (m->size[i].width == m->def_size.width &&
+			    m->size[i].height == m->def_size.height)
+				break;
+		if (i == m->n_sizes)
+			return "default_size: not one of sizes";
+		w = m->def_size.width;
+		h = m->def_size.height;
+	} else {
+		w = 0;	/* the size nearest 640x480: not modelled, any */
+	}
+	if (m->def_fourcc && !known_format(m->def_fourcc))
+		return "default_format: not a format";
+	if (m->def_fourcc) {
+		for (f = 0; f < c->formats.count; f++)
+			if (c->formats.fourcc[f] == m->def_fourcc)
+				break;
+		if (f == c->formats.count)
+			return "default_format: not one of formats";
+	}
+	if (m->def_interval.denominator) {
+		for (i = 0; i < m->n_intervals; i++)
+			if (secs(&m->interval[i]) == secs(&m->def_interval))
+				break;
+		if (i == m->n_intervals)
+			return "default_rate: not one of rates";
+		/* the built-in table: 60 fps at most past 1280x720 pixels... */
+		if (m->size_limits && w &&
+		    1 / secs(&m->def_interval) >
+		    ((double)w * h <= 1280 * 720 ? 120 :
+		     (double)w * h <= 1920 * 1080 ? 60 : 30) + 1e-9)
+			return "default_rate: not offered at default_size";
+	}
+	return NULL;
+}
+
 /* What the model says is wrong with @c, or NULL if it is consistent */
 static const char *inconsistent(const struct vivi_config *c)
 {
@@ -90,7 +198,7 @@ static const char *inconsistent(const struct vivi_config *c)
 			if (c->formats.fourcc[j] == c->formats.fourcc[i])
 				return "formats: one listed twice";
 	}
-	return NULL;
+	return modes_inconsistent(c);
 }
 
 /* The settings the model compares; bytes past a label's end do not count */
@@ -110,8 +218,8 @@ static int same_settings(const struct vivi_config *a,
 static void test_names(void)
 {
 	/* what scripts and docs will rely on, in enum order */
-	const char *want = "label video_nr inputs formats hdmi_input fault_controls";
-	char got[128] = "";
+	const char *want = "label video_nr inputs formats hdmi_input fault_controls sizes rates default_size default_rate default_format";
+	char got[256] = "";
 	unsigned int a;
 
 	for (a = 0; a < VIVI_CONFIG_ATTRS; a++)
@@ -122,7 +230,7 @@ static void test_names(void)
 	if (strcmp(vivi_config_attr_name(VIVI_CONFIG_ATTRS), "?") ||
 	    strcmp(vivi_config_attr_name(-1), "?"))
 		tu_fail("a setting past the last has a name");
-	tu_done("config: each setting has its configfs name (label, video_nr, inputs, formats, hdmi_input, fault_controls)");
+	tu_done("config: each setting has its configfs name (label, video_nr, inputs, formats, hdmi_input, fault_controls, sizes, rates, default_size, default_rate, default_format)");
 }
 
 static void test_defaults(void)
@@ -503,6 +611,8 @@ static int bool_byte(size_t off)
 {
 	return off == offsetof(struct vivi_config, hdmi_input) ||
 	       off == offsetof(struct vivi_config, fault_controls) ||
+	       off == offsetof(struct vivi_config, modes.size_limits) ||
+	       off == offsetof(struct vivi_config, nr_exact) ||
 	       off == offsetof(struct vivi_config, fail_probe);
 }
 

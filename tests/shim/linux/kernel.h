@@ -8,6 +8,7 @@
 #ifndef VIVI_SHIM_LINUX_KERNEL_H
 #define VIVI_SHIM_LINUX_KERNEL_H
 
+#include <stdarg.h>
 #include <stdio.h>		/* snprintf */
 #include <linux/types.h>
 
@@ -43,6 +44,22 @@
 	 ((_drc_x > 0) == (_drc_d > 0))) ?			\
 		(_drc_x + _drc_d / 2) / _drc_d :		\
 		(_drc_x - _drc_d / 2) / _drc_d; })
+
+#define max3(a, b, c)		max(max(a, b), c)
+#define U32_MAX			((u32)~0u)
+
+#define __printf(a, b)		__attribute__((format(printf, a, b)))
+
+/* the kernel's: the characters written, never more than @size - 1 */
+static inline int vscnprintf(char *buf, size_t size, const char *fmt,
+			     va_list args)
+{
+	int n = size ? vsnprintf(buf, size, fmt, args) : 0;
+
+	if (n < 0)
+		return 0;
+	return (size_t)n >= size ? (int)(size ? size - 1 : 0) : n;
+}
 
 /* the kernel's, whose message is optional (<linux/build_bug.h>) */
 #ifndef static_assert
