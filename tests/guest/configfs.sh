@@ -111,8 +111,9 @@ cfs_clean() {
 	local n left=
 	[ -d "$CFS" ] || return 0
 	while read -r n; do
+		[ -n "$n" ] || continue
 		cfs_remove "$n" || left+=" $n($CFS_ERRNO)"
-	done < <(cfs_items)
+	done <<<"$(cfs_items)"
 	[ -z "$left" ] || { echo "left:$left"; return 1; }
 }
 
