@@ -644,82 +644,11 @@ fi
 check "unplug: rmdir works" cfs_rmdir gone
 stage_end
 
-# cfs_cycles N CSV: N cycles of an item made, enabled, streamed (3 frames
-# at 160x120, 120 fps), disabled and removed; prints the failures
-cfs_cycles() {
-	local i node bad=0 why=
-	for ((i = 0; i < $1; i++)); do
-		if ! cfs_make cyc sizes=160x120 rates=120 default_size=160x120 \
-			default_rate=120 2>>"$T/cycles.err" || ! cfs_enable cyc; then
-			bad=$((bad + 1)) why="make/enable: $CFS_ERRNO"
-			cfs_remove cyc
-			continue
-		fi
-		node=$(cfs_nodes cyc)
-		rm -f "$T/cyc.raw"
-		deadline 30 v4l2-ctl -d "$node" --stream-mmap=4 --stream-count=3 \
-			--stream-to="$T/cyc.raw" >>"$T/cycles.err" 2>&1
-		if [ "$(stat -c %s "$T/cyc.raw" 2>/dev/null)" != $((3 * 160 * 120 * 2)) ]; then
-			bad=$((bad + 1)) why="cycle $i: $(stat -c %s "$T/cyc.raw" 2>&1) bytes streamed"
-		fi
-		if ! cfs_disable cyc || ! cfs_rmdir cyc; then
-			bad=$((bad + 1)) why="cycle $i: disable/rmdir: $CFS_ERRNO"
-			cfs_remove cyc
-		fi
-	done
-	[ "$bad" = 0 ] || echo "$bad failed, the last: $why"
-}
-
 stage_start "cycles"
-CYCLES=${VIVI_CFS_CYCLES:-200}
-check "cycles: load vivi n_devs=1" cfs_load n_devs=1
-P=$(vivi_node 0)
-# the client on the parameters' device: 160x120 at 30 fps, 32 buffers,
-# until SIGUSR1 (vivi-timing then sums up the frames it has)
-vivi-timing -s 160x120 -r 30 -b 32 -n 200000 "$P" >"$T/client.txt" 2>"$T/client.err" &
-client=$!
-for _ in $(seq 300); do
-	grep -q '^streaming: yes' "$(stats "$P")" 2>/dev/null && break
-	sleep 0.1
-done
-: >"$T/cycles.err"
-# a warm-up, so that caches the first devices fill are in the baseline
-out=$(cfs_cycles 10)
-[ -z "$out" ] || fail "cycles: 10 warm-up cycles" "$out"
-mem_snap "$T/m0"
-t0=$(date +%s)
-out=$(cfs_cycles "$CYCLES")
-secs=$(($(date +%s) - t0))
-if [ -z "$out" ]; then
-	pass "cycles: $CYCLES create/enable/stream/disable/remove cycles ($secs s, $((secs * 1000 / CYCLES)) ms a cycle)"
-else
-	fail "cycles: $CYCLES create/stream/remove cycles" "$out; $(tail -n 2 "$T/cycles.err" | tr '\n' ' ')"
-fi
-mem_snap "$T/m1"
-MEM_SLAB_KB=100 MEM_VMALLOC_KB=100 MEM_NET_VMAP=1 \
-	mem_check "cycles: memory back within 100 kB after $CYCLES cycles" "$T/m0" "$T/m1" "$CYCLES"
-kill -USR1 "$client" 2>/dev/null
-for _ in $(seq 300); do
-	kill -0 "$client" 2>/dev/null || break
-	sleep 0.1
-done
-if kill -0 "$client" 2>/dev/null; then
-	echo "cycles: the client did not end within 30 s of SIGUSR1"
-	hang_report
-	kill -KILL "$client"
-fi
-wait "$client"
-rc=$?
-val() { sed -n "s/^$1=//p" "$T/client.txt"; }
-if [ "$rc" != 0 ]; then
-	fail "cycles: the client streamed throughout" "exit $rc: $(tail -n 2 "$T/client.err" | tr '\n' ' ')"
-elif [ "$(val seq_gaps)" = 0 ] && [ "$(val seq_backwards)" = 0 ] &&
-	[ "$(val error_buffers)" = 0 ] && [ "$(val frames)" -ge $((secs * 15)) ]; then
-	pass "cycles: the client on $P saw no sequence gap: $(val frames) frames, $(val seq_first)..$(val seq_last)"
-else
-	fail "cycles: the client saw no sequence gap" "$(grep -E '^(frames|seq_|error)' "$T/client.txt" | tr '\n' ' ')"
-fi
-check "cycles: nothing is left" cfs_clean
+# 100 here, 200 in make check-full (check-full.sh): 200 took 151 s under
+# TCG on a quiet host, 475 s beside a second VM, which with the rest passed
+# the stage's 20-minute watchdog
+cfs_cycles_part cycles "${VIVI_CFS_CYCLES:-100}"
 stage_end
 
 stage_start "race"
@@ -734,12 +663,12 @@ racer() {
 	while [ "$(date +%s)" -lt "$end" ]; do
 		for n in "$@"; do
 			mkdir "$CFS/$n" 2>/dev/null && mk=$((mk + 1))
-			echo 160x120,320x240 >"$CFS/$n/sizes" 2>/dev/null
-			echo 160x120 >"$CFS/$n/default_size" 2>/dev/null
-			echo 1 >"$CFS/$n/enabled" 2>/dev/null && en=$((en + 1))
+			{ echo 160x120,320x240 >"$CFS/$n/sizes"; } 2>/dev/null
+			{ echo 160x120 >"$CFS/$n/default_size"; } 2>/dev/null
+			{ echo 1 >"$CFS/$n/enabled"; } 2>/dev/null && en=$((en + 1))
 			d=$(cat "$CFS/$n/nodes" 2>/dev/null)
 			[ -n "$d" ] && v4l2-ctl -d "$d" -D >/dev/null 2>&1 && op=$((op + 1))
-			echo 0 >"$CFS/$n/enabled" 2>/dev/null
+			{ echo 0 >"$CFS/$n/enabled"; } 2>/dev/null
 			rmdir "$CFS/$n" 2>/dev/null && rm=$((rm + 1))
 		done
 	done
@@ -751,7 +680,7 @@ r1=$!
 deadline $((SECS + 120)) racer "$SECS" same two >"$T/race2" 2>&1 &
 r2=$!
 # and a reader of every item's attributes
-deadline $((SECS + 120)) bash -c 'end=$(($(date +%s) + $1)); while [ "$(date +%s)" -lt "$end" ]; do cat "$2"/*/* >/dev/null 2>&1; done' _ "$SECS" "$CFS" &
+deadline $((SECS + 120)) bash -c 'end=$(($(date +%s) + $1)); while [ "$(date +%s)" -lt "$end" ]; do cat "$2"/*/* >/dev/null 2>&1; done; exit 0' _ "$SECS" "$CFS" &
 r3=$!
 wait "$r1"
 rc1=$?

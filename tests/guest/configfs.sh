@@ -16,6 +16,9 @@
 #   configfs directory is there
 # cfs_mark, cfs_log: a mark written to the kernel log; the log after the
 #   last mark (a mark survives a wrap of the ring that a line count does not)
+# cfs_cycles_part NAME N: a test (PASS/FAIL lines named NAME: ...) of N
+#   create/stream/remove cycles beside another device's stream (needs
+#   mem.sh; check-configfs runs it, check-full with 200)
 
 CFS_ROOT=/sys/kernel/config
 CFS=$CFS_ROOT/vivi
@@ -138,4 +141,87 @@ cfs_video_nodes() {
 	for n in /dev/video*; do
 		[ -e "$n" ] && echo "$n"
 	done
+}
+
+# cfs_cycles N DIR: N cycles of an item "cyc" made, enabled, streamed (3
+# frames at 160x120, 120 fps), disabled and removed; prints the failures
+# (nothing if none); the tools' output goes to DIR/cycles.err
+cfs_cycles() {
+	local i node bad=0 why='' dir=$2
+	for ((i = 0; i < $1; i++)); do
+		if ! cfs_make cyc sizes=160x120 rates=120 default_size=160x120 \
+			default_rate=120 2>>"$dir/cycles.err" || ! cfs_enable cyc; then
+			bad=$((bad + 1)) why="cycle $i: make/enable: $CFS_ERRNO"
+			cfs_remove cyc
+			continue
+		fi
+		node=$(cfs_nodes cyc)
+		rm -f "$dir/cyc.raw"
+		deadline 30 v4l2-ctl -d "$node" --stream-mmap=4 --stream-count=3 \
+			--stream-to="$dir/cyc.raw" >>"$dir/cycles.err" 2>&1
+		if [ "$(stat -c %s "$dir/cyc.raw" 2>/dev/null)" != $((3 * 160 * 120 * 2)) ]; then
+			bad=$((bad + 1)) why="cycle $i: $(stat -c %s "$dir/cyc.raw" 2>&1) bytes streamed"
+		fi
+		if ! cfs_disable cyc || ! cfs_rmdir cyc; then
+			bad=$((bad + 1)) why="cycle $i: disable/rmdir: $CFS_ERRNO"
+			cfs_remove cyc
+		fi
+	done
+	[ "$bad" = 0 ] || echo "$bad failed, the last: $why"
+}
+
+cfs_cycles_part() {
+	local name=$1 n=$2 dir=/tmp/cfs-cycles p client out t0 secs rc
+	rm -rf "$dir"
+	mkdir -p "$dir"
+	: >"$dir/cycles.err"
+	check "$name: load vivi n_devs=1" cfs_load n_devs=1
+	p=$(vivi_node 0)
+	# the client on the parameters' device: 160x120 at 30 fps, 32
+	# buffers, until SIGUSR1 (vivi-timing then sums up what it has)
+	vivi-timing -s 160x120 -r 30 -b 32 -n 200000 "$p" >"$dir/client.txt" \
+		2>"$dir/client.err" &
+	client=$!
+	for _ in $(seq 300); do
+		grep -q '^streaming: yes' "/sys/kernel/debug/vivi/${p#/dev/}/stats" \
+			2>/dev/null && break
+		sleep 0.1
+	done
+	# a warm-up, so that caches the first devices fill are in the baseline
+	out=$(cfs_cycles 10 "$dir")
+	[ -z "$out" ] || fail "$name: 10 warm-up cycles" "$out"
+	mem_snap "$dir/m0"
+	t0=$(date +%s)
+	out=$(cfs_cycles "$n" "$dir")
+	secs=$(($(date +%s) - t0))
+	if [ -z "$out" ]; then
+		pass "$name: $n create/enable/stream/disable/remove cycles ($secs s, $((secs * 1000 / n)) ms a cycle)"
+	else
+		fail "$name: $n create/stream/remove cycles" "$out; $(tail -n 2 "$dir/cycles.err" | tr '\n' ' ')"
+	fi
+	mem_snap "$dir/m1"
+	MEM_SLAB_KB=100 MEM_VMALLOC_KB=100 MEM_NET_VMAP=1 mem_check \
+		"$name: memory back within 100 kB after $n cycles" "$dir/m0" "$dir/m1" "$n"
+	kill -USR1 "$client" 2>/dev/null
+	for _ in $(seq 300); do
+		kill -0 "$client" 2>/dev/null || break
+		sleep 0.1
+	done
+	if kill -0 "$client" 2>/dev/null; then
+		echo "$name: the client did not end within 30 s of SIGUSR1"
+		hang_report
+		kill -KILL "$client"
+	fi
+	wait "$client"
+	rc=$?
+	val() { sed -n "s/^$1=//p" "$dir/client.txt"; }
+	if [ "$rc" != 0 ]; then
+		fail "$name: the client streamed throughout" "exit $rc: $(tail -n 2 "$dir/client.err" | tr '\n' ' ')"
+	elif [ "$(val seq_gaps)" = 0 ] && [ "$(val seq_backwards)" = 0 ] &&
+		[ "$(val error_buffers)" = 0 ] && [ "$(val frames)" -ge $((secs * 15)) ]; then
+		pass "$name: the client on $p saw no sequence gap: $(val frames) frames, $(val seq_first)..$(val seq_last)"
+	else
+		fail "$name: the client saw no sequence gap" "$(grep -E '^(frames|seq_|error)' "$dir/client.txt" | tr '\n' ' ')"
+	fi
+	check "$name: nothing is left" cfs_clean
 }
