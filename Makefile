@@ -169,8 +169,12 @@ bench: deps-bench
 bench-vm: deps
 	tests/bench/bench-vm.sh
 
+# the V4L2 core and configfs (a module or built in), which insmod does not
+# load; configfs mounted, for the cameras made at run time (docs/configfs.md)
 load: modules
 	modprobe -a videodev videobuf2-common videobuf2-v4l2 videobuf2-vmalloc
+	modprobe configfs 2>/dev/null || grep -qw configfs /proc/filesystems
+	mountpoint -q /sys/kernel/config || mount -t configfs none /sys/kernel/config
 	insmod $(CURDIR)/vivi.ko $(ARGS)
 
 unload:

@@ -6,24 +6,6 @@
 set -u
 . "$(dirname "$0")/lib.sh"
 
-# capture DEV FOURCC W H OUT [BPL]: one frame; echoes the bytesperline
-capture() {
-	local dev=$1 fcc=$2 w=$3 h=$4 out=$5 bpl=${6:-0} fmt
-	# v4l2-ctl wants the fourcc's trailing spaces ('Y16 ')
-	while [ ${#fcc} -lt 4 ]; do fcc="$fcc "; done
-	rm -f "$out"
-	fmt=$(v4l2-ctl -d "$dev" \
-		-v "width=$w,height=$h,pixelformat=$fcc,bytesperline=$bpl" -V \
-		--stream-mmap --stream-count=1 --stream-to="$out" 2>&1) || {
-		echo "$fmt" >&2
-		return 1
-	}
-	grep -q "Width/Height *: $w/$h\$" <<<"$fmt" || { echo "$fmt" >&2; return 1; }
-	grep -q "Pixel Format *: '$fcc'" <<<"$fmt" || { echo "$fmt" >&2; return 1; }
-	[ -s "$out" ] || { echo "no frame written" >&2; return 1; }
-	sed -n 's/.*Bytes per Line *: *\([0-9]*\).*/\1/p' <<<"$fmt"
-}
-
 check_core() { core_modules; }
 check "formats: V4L2 core modules load" check_core
 check "formats: load vivi with all formats" load_vivi n_devs=1
@@ -45,10 +27,10 @@ for size in 160x120 640x480 1920x1080 3840x2160; do
 	formats=$ALL_FORMATS
 	[ "$size" = 3840x2160 ] && formats=$UHD_FORMATS
 	t0=$(date +%s)
-	capture "$D" RGB3 "$w" "$h" "$ref" >/dev/null 2>&1
+	capture_frame "$D" RGB3 "$w" "$h" "$ref" >/dev/null 2>&1
 	set --
 	for fcc in $formats; do
-		if bpl=$(capture "$D" "$fcc" "$w" "$h" "/tmp/f-$fcc.raw" 2>/tmp/cap.err); then
+		if bpl=$(capture_frame "$D" "$fcc" "$w" "$h" "/tmp/f-$fcc.raw" 2>/tmp/cap.err); then
 			set -- "$@" "$fcc:$bpl:/tmp/f-$fcc.raw"
 		else
 			fail "format $fcc $size: capture" "$(tail -n 2 /tmp/cap.err | tr '\n' ' ')"
@@ -68,7 +50,7 @@ stage_start "stride padding"
 for spec in YUYV:1344 YU12:704 RGB3:2048 NV12:768 GREY:1024; do
 	fcc=${spec%:*} want=${spec#*:}
 	name="padding $fcc bytesperline $want"
-	if ! bpl=$(capture "$D" "$fcc" 640 480 /tmp/p.raw "$want" 2>/tmp/cap.err); then
+	if ! bpl=$(capture_frame "$D" "$fcc" 640 480 /tmp/p.raw "$want" 2>/tmp/cap.err); then
 		fail "$name" "capture: $(tail -n 2 /tmp/cap.err | tr '\n' ' ')"
 		continue
 	fi

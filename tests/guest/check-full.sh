@@ -9,9 +9,12 @@
 # counted apart); were an NV* format the current one, it would then also
 # fail it as "not reported by ENUM_FMT".
 # Progress goes to $OUT/full-progress.txt every 30 s, so an interrupted run
-# still shows how far it got.
+# still shows how far it got. Then 200 configfs create/stream/remove cycles
+# beside another device's stream (check-configfs runs 100).
 set -u
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/mem.sh"
+. "$(dirname "$0")/configfs.sh"
 
 # the driver's formats as units: each alone, the NV* ones behind the last
 # other one ("... GRBG RGGB,NV12,NV21,NV16,NV61")
@@ -63,5 +66,10 @@ for unit in $units; do
 done
 echo "full: all: $(($(date +%s) - t_all)) s for: $units" |
 	tee -a "$progress"
+stage_end
+
+# check-configfs runs 100 of these cycles; the 200 issue 26 asks for, here
+stage_start "configfs: create/stream/remove cycles"
+cfs_cycles_part "full: configfs cycles" "${VIVI_CFS_CYCLES:-200}"
 stage_end
 unload_vivi

@@ -154,7 +154,7 @@ elif ! dmesg | grep -q 'vivi: Unknown symbol video_ioctl2'; then
 else
 	pass "trouble: insmod without videodev fails, dmesg: Unknown symbol video_ioctl2"
 fi
-check "trouble: modprobe videodev, then insmod works" \
-	sh -c "modprobe -a videodev videobuf2-v4l2 videobuf2-vmalloc && insmod $KO"
+check "trouble: modprobe videodev and configfs, then insmod works" \
+	sh -c "modprobe -a videodev videobuf2-v4l2 videobuf2-vmalloc configfs && insmod $KO"
 unload_vivi
 stage_end

@@ -20,10 +20,13 @@
       cv2.VideoCapture(INDEX, cv2.CAP_V4L2), optionally forcing the fourcc,
       sets WxH, reads COUNT frames; each must be WxH BGR, and the first and
       last frame show the bars (OpenCV hands out BGR).
-  clients.py chromium NAME LOG WxH LABEL TOL [--limited]
+  clients.py chromium NAME LOG WxH LABEL TOL [--limited] [--any-track-size]
       The console lines camera.html logged (in Chromium's or Firefox's
       log): the track's size and label, and the bar colors sampled from a
-      frame drawn on a canvas. --limited: the
+      frame drawn on a canvas. --any-track-size: only the canvas frame must
+      be WxH, the track may report another size (Firefox's, for a camera
+      whose sizes it did not find: it reports the size it asked for, which
+      the driver then snapped). --limited: the
       browser takes MJPEG's full-range JFIF for limited range, as the UVC
       spec suggests (Chromium and Firefox do, crbug.com/1116922): the expected
       colors are the bars' full-range Y'CbCr read as limited range (white
@@ -261,7 +264,7 @@ def cmd_chromium(a):
     track, res = found
     rc = 0
     tw, th, fps, label = track.groups()
-    if (int(tw), int(th)) == (w, h) and label == a.label:
+    if ((int(tw), int(th)) == (w, h) or a.any_track_size) and label == a.label:
         print(f"PASS: {a.name}: getUserMedia gives a {tw}x{th} track "
               f"at {fps} fps from '{label}'")
     else:
@@ -345,6 +348,7 @@ def main():
     c.add_argument("label")
     c.add_argument("tol", type=int)
     c.add_argument("--limited", action="store_true")
+    c.add_argument("--any-track-size", action="store_true")
     z = sub.add_parser("ptz")
     z.add_argument("name")
     z.add_argument("log")

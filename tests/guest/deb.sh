@@ -31,6 +31,8 @@ vivi_dev() {
 if [ -n "${VIVI_KO:-}" ]; then
 	ko=$VIVI_KO
 	modprobe -a videodev videobuf2-v4l2 videobuf2-vmalloc
+	# configfs: a module on Debian's kernels (built in elsewhere)
+	modprobe configfs 2>/dev/null
 	load=(insmod "$ko")
 else
 	# modprobe's own answer: DKMS's install for this kernel

@@ -146,7 +146,10 @@ def open_rgb(path, size=None):
 
 
 def bar_edges(w):
-    return [i * w // 8 for i in range(1, 8)]
+    """The first column of each bar but the first: column x is in bar
+    x * 8 // w (bars.py), so bar i starts at i * w / 8 rounded up (1366
+    wide: 171, 342, 513, 683, 854, 1025, 1196)"""
+    return [(i * w + 7) // 8 for i in range(1, 8)]
 
 
 def ideal_ok(ref):

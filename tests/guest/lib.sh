@@ -249,9 +249,17 @@ vivid_log_ok() {
 # is within TOL (a fraction) of NOMINAL, in the unit of the times.
 median_interval() { median-interval.py "$@"; }
 
+# core_modules: the modules vivi.ko needs, which insmod does not load: the
+# V4L2 core, and configfs for the devices made at run time (a module on
+# Debian's kernels, built in on others); configfs mounted where vivi's
+# directory appears, /sys/kernel/config
 core_modules() {
-	modprobe -a configfs videodev videobuf2-common videobuf2-v4l2 \
-		videobuf2-vmalloc videobuf2-memops
+	modprobe -a videodev videobuf2-common videobuf2-v4l2 \
+		videobuf2-vmalloc videobuf2-memops || return 1
+	modprobe configfs 2>/dev/null || grep -qw configfs /proc/filesystems ||
+		{ echo "no configfs in this kernel"; return 1; }
+	mountpoint -q /sys/kernel/config ||
+		mount -t configfs configfs /sys/kernel/config
 }
 
 unload_vivi() {
@@ -271,6 +279,25 @@ load_vivi() {
 list_formats() {
 	v4l2-ctl -d "$1" --list-formats |
 		sed -n "s/.*\[[0-9]*\]: '\([^ ']*\) *'.*/\1/p"
+}
+
+# capture_frame DEV FOURCC W H OUT [BPL]: one frame of that format and size
+# (and stride, if BPL) into OUT; echoes the bytesperline
+capture_frame() {
+	local dev=$1 fcc=$2 w=$3 h=$4 out=$5 bpl=${6:-0} fmt
+	# v4l2-ctl wants the fourcc's trailing spaces ('Y16 ')
+	while [ ${#fcc} -lt 4 ]; do fcc="$fcc "; done
+	rm -f "$out"
+	fmt=$(v4l2-ctl -d "$dev" \
+		-v "width=$w,height=$h,pixelformat=$fcc,bytesperline=$bpl" -V \
+		--stream-mmap --stream-count=1 --stream-to="$out" 2>&1) || {
+		echo "$fmt" >&2
+		return 1
+	}
+	grep -q "Width/Height *: $w/$h\$" <<<"$fmt" || { echo "$fmt" >&2; return 1; }
+	grep -q "Pixel Format *: '$fcc'" <<<"$fmt" || { echo "$fmt" >&2; return 1; }
+	[ -s "$out" ] || { echo "no frame written" >&2; return 1; }
+	sed -n 's/.*Bytes per Line *: *\([0-9]*\).*/\1/p' <<<"$fmt"
 }
 
 # raw_formats DEV: list_formats without MJPEG, whose frames check-mjpeg

@@ -34,6 +34,10 @@
  *               sleep_late_us_p50/p99/max (wake-up - deadline) and
  *               sleep_err_us_p50/p99/max (|interval - 1/FPS|)
  *
+ * SIGUSR1 ends the capture after the frame in hand, as if -n had been the
+ * number dequeued so far: a client that streams for as long as something
+ * else runs (check-configfs's cycles), and still reports its sequence.
+ *
  * Every buffer is dequeued with poll() + VIDIOC_DQBUF; right after DQBUF
  * the tool reads CLOCK_MONOTONIC (the "dequeue time"). The summary on
  * stdout is one key=value per line:
@@ -53,6 +57,7 @@
 #include "vivi-tool.h"
 #include <fcntl.h>
 #include <poll.h>
+#include <signal.h>
 #include <unistd.h>
 
 #define MAX_BUFS	32
@@ -71,9 +76,16 @@ struct ctrl_action {
 };
 
 static const char *dev_path;
+static volatile sig_atomic_t stop_asked;	/* SIGUSR1 */
 static int fd = -1, fd2 = -1;
 static void *bufmem[MAX_BUFS];
 static size_t buflen[MAX_BUFS];
+
+static void on_sigusr1(int sig)
+{
+	(void)sig;
+	stop_asked = 1;
+}
 
 static void sleep_until(int64_t t)
 {
@@ -260,6 +272,7 @@ int main(int argc, char **argv)
 	struct ctrl_action ctrls[MAX_CTRLS];
 	unsigned int nctrls = 0;
 	struct v4l2_format fmt;
+	struct sigaction sa;
 	struct v4l2_fract tpf, tpf2 = { 0, 0 };
 	struct frame_rec *r;
 	double nominal_ns, *ts_err, *dq_err, *lat;
@@ -371,10 +384,16 @@ int main(int argc, char **argv)
 	if (!r || !ts_err || !dq_err || !lat)
 		die("out of memory");
 
+	/* no SA_RESTART: a poll() in progress returns EINTR */
+	sa.sa_handler = on_sigusr1;
+	sigemptyset(&sa.sa_mask);
+	sa.sa_flags = 0;
+	sigaction(SIGUSR1, &sa, NULL);
+
 	if (xioctl(fd, VIDIOC_STREAMON, &type))
 		die("STREAMON: %s", strerror(errno));
 
-	for (i = 0; i < nframes; i++) {
+	for (i = 0; i < nframes && !stop_asked; i++) {
 		struct pollfd pfd = { .fd = fd, .events = POLLIN };
 		struct v4l2_buffer b;
 		unsigned int k;
@@ -382,6 +401,8 @@ int main(int argc, char **argv)
 
 		for (;;) {
 			pr = poll(&pfd, 1, POLL_MS);
+			if (pr < 0 && errno == EINTR && stop_asked)
+				break;
 			if (pr < 0 && errno == EINTR)
 				continue;
 			if (pr < 0)
@@ -395,6 +416,8 @@ int main(int argc, char **argv)
 			if (errno != EAGAIN)
 				die("DQBUF: %s", strerror(errno));
 		}
+		if (pr < 0)	/* SIGUSR1 while waiting: no frame in hand */
+			break;
 		r[i].dq_ns = now_ns();
 		r[i].seq = b.sequence;
 		r[i].flags = b.flags;
@@ -473,6 +496,11 @@ int main(int argc, char **argv)
 	}
 	if (xioctl(fd, VIDIOC_STREAMOFF, &type))
 		die("STREAMOFF: %s", strerror(errno));
+	if (i < nframes) {
+		if (!i)
+			die("stopped (SIGUSR1) before the first frame");
+		nframes = i;	/* the summary covers the frames dequeued */
+	}
 	if (of && fclose(of))
 		die("write %s: %s", outfile, strerror(errno));
 
