@@ -182,3 +182,120 @@ else
 	fail "k $K: load, stream 5 frames, unload, 10 times" "$bad"
 fi
 stage_end
+
+stage_start "kernel $K: configfs"
+# a camera made at run time, with sizes and rates of its own: what it
+# lists, its compliance (on the newest kernel 0 failures and 0 warnings;
+# elsewhere nothing vivi's own run above did not fail), frames at each
+# size, removal while it streams, and create/stream/remove cycles
+. "$GUEST/configfs.sh"
+check "k $K: insmod vivi.ko n_devs=1, /sys/kernel/config/vivi there" \
+	cfs_load n_devs=1
+check "k $K: configfs: a camera of 1080x1920, 2560x1080, 1366x768 at 30000/1001 and 7.5 fps" \
+	cfs_make kcam sizes=1080x1920,2560x1080,1366x768 rates=30000/1001,7.5 \
+	formats=YUYV,NV12,MJPG
+check "k $K: configfs: enabled" cfs_enable kcam
+C=$(cfs_nodes kcam)
+C=${C:-/dev/null}
+want=$'1366x768 29.970 7.500\n1080x1920 29.970 7.500\n2560x1080 29.970 7.500'
+bad=
+for f in YUYV NV12 MJPG; do
+	got=$(v4l2-ctl -d "$C" --list-framesizes "$f" 2>/dev/null |
+		sed -n 's/.*Discrete \([0-9]*x[0-9]*\).*/\1/p' |
+		while read -r s; do
+			printf '%s' "$s"
+			v4l2-ctl -d "$C" --list-frameintervals \
+				"width=${s%x*},height=${s#*x},pixelformat=$f" |
+				sed -n 's/.*(\([0-9.]*\) fps).*/ \1/p' | tr -d '\n'
+			echo
+		done)
+	[ "$got" = "$want" ] || bad+="$f: $(tr '\n' ';' <<<"$got") "
+done
+if [ -z "$bad" ]; then
+	pass "k $K: configfs: each format lists exactly those sizes, each at 29.970 and 7.5 fps"
+else
+	fail "k $K: configfs: each format lists exactly those sizes and rates" "$bad"
+fi
+run_compliance "$OUT/k-cfs.log" "$C" -s
+cfs_total=$(grep '^Total for ' "$OUT/k-cfs.log" | tail -n 1)
+echo "k: configfs camera: ${cfs_total#*: }"
+failed "$OUT/k-cfs.log" | cut -f1 | sort >"$OUT/k-cfs.failed"
+cut -f1 "$OUT/k-vivi.failed" | sort >"$OUT/k-vivi.failed.names"
+extra=$(comm -23 "$OUT/k-cfs.failed" "$OUT/k-vivi.failed.names")
+if [ -z "$cfs_total" ]; then
+	fail "k $K: configfs: compliance -s" "no summary line, see $OUT/k-cfs.log"
+elif [ "${VIVI_NEWEST:-0}" = 1 ]; then
+	if grep -q 'Failed: 0, Warnings: 0$' <<<"$cfs_total"; then
+		pass "k $K: configfs: compliance -s, newest tool: 0 failures, 0 warnings"
+	else
+		fail "k $K: configfs: compliance -s, newest tool: 0 failures, 0 warnings" \
+			"${cfs_total#*: }; $(grep -E 'fail:|warn:' "$OUT/k-cfs.log" | head -n 3 | tr -s ' \t' ' ')"
+	fi
+elif [ -z "$extra" ]; then
+	pass "k $K: configfs: compliance -s fails no test that vivi's run above did not (${cfs_total#*: })"
+else
+	fail "k $K: configfs: compliance -s fails no test that vivi's run above did not" \
+		"$(tr '\n' ';' <<<"$extra")"
+fi
+# frames at each size: the 75% bars, YUYV, checked by pattern.py
+bad=
+for s in 1366x768 1080x1920 2560x1080; do
+	w=${s%x*} h=${s#*x}
+	rm -f /tmp/kc.raw
+	v4l2-ctl -d "$C" -c osd_text=2,test_pattern=0 \
+		-v "width=$w,height=$h,pixelformat=YUYV" --stream-mmap=3 \
+		--stream-count=3 --stream-skip=1 --stream-to=/tmp/kc.raw \
+		>/dev/null 2>&1
+	if [ "$(stat -c %s /tmp/kc.raw 2>/dev/null || echo 0)" -ne $((3 * w * h * 2)) ]; then
+		bad+="$s: $(stat -c %s /tmp/kc.raw 2>/dev/null || echo no) bytes; "
+		continue
+	fi
+	res=$("$GUEST"/pattern.py yuyv "k $s" "$w" "$h" /tmp/kc.raw:0 \
+		"/tmp/kc.raw:$((w * h * 2))" "/tmp/kc.raw:$((2 * w * h * 2))" 2>&1)
+	[ "$(grep -c '^PASS: ' <<<"$res")" = 3 ] ||
+		bad+="$s: $(grep -v '^PASS: ' <<<"$res" | head -n 2 | tr '\n' ' ')"
+done
+if [ -z "$bad" ]; then
+	pass "k $K: configfs: 3 YUYV frames at each of its sizes show the 75% bars"
+else
+	fail "k $K: configfs: YUYV frames at each of its sizes show the 75% bars" "$bad"
+fi
+# removal while a client streams: it ends, the node goes, rmdir works
+v4l2-ctl -d "$C" -v width=1366,height=768,pixelformat=YUYV \
+	--stream-mmap=3 --stream-count=100000 >/dev/null 2>&1 &
+client=$!
+sleep 2
+cfs_disable kcam
+gone=0
+for _ in $(seq 50); do
+	kill -0 "$client" 2>/dev/null || { gone=1; break; }
+	sleep 0.2
+done
+kill "$client" 2>/dev/null
+wait "$client" 2>/dev/null
+if [ "$gone" = 1 ] && [ ! -e "$C" ] && cfs_rmdir kcam; then
+	pass "k $K: configfs: enabled=0 while v4l2-ctl streams: the client ends, $C goes, rmdir works"
+else
+	fail "k $K: configfs: enabled=0 while a client streams" \
+		"client ended: $gone, node left: $([ -e "$C" ] && echo yes || echo no), rmdir: ${CFS_ERRNO:-ok}"
+fi
+# create, stream, remove: no device left behind, the number comes back
+bad=
+for i in $(seq 20); do
+	cfs_make "kc$i" sizes=320x240 rates=30 && cfs_enable "kc$i" ||
+		{ bad="cycle $i: made: $CFS_ERRNO"; break; }
+	n=$(cfs_nodes "kc$i")
+	v4l2-ctl -d "$n" --stream-mmap=3 --stream-count=3 >/dev/null 2>&1 ||
+		{ bad="cycle $i: stream from $n failed"; break; }
+	cfs_remove "kc$i" || { bad="cycle $i: removed: $CFS_ERRNO"; break; }
+	[ ! -e "$n" ] || { bad="cycle $i: $n is still there"; break; }
+	[ "$i" = 1 ] && first=$n
+	[ "$n" = "$first" ] || { bad="cycle $i: $n, not $first"; break; }
+done
+if [ -z "$bad" ]; then
+	pass "k $K: configfs: make, enable, stream 3 frames, remove, 20 times, always as $first"
+else
+	fail "k $K: configfs: make, enable, stream, remove, 20 times" "$bad"
+fi
+check "k $K: rmmod vivi once its configfs items are gone" unload_vivi
+stage_end
