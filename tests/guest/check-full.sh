@@ -10,7 +10,7 @@
 # fail it as "not reported by ENUM_FMT".
 # Progress goes to $OUT/full-progress.txt every 30 s, so an interrupted run
 # still shows how far it got. Then 200 configfs create/stream/remove cycles
-# beside another device's stream (check-configfs runs 100).
+# beside another device's stream (check-configfs runs 40).
 set -u
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/mem.sh"
@@ -68,7 +68,7 @@ echo "full: all: $(($(date +%s) - t_all)) s for: $units" |
 	tee -a "$progress"
 stage_end
 
-# check-configfs runs 100 of these cycles; the 200 issue 26 asks for, here
+# check-configfs runs 40 of these cycles; the 200 issue 26 asks for, here
 stage_start "configfs: create/stream/remove cycles"
 cfs_cycles_part "full: configfs cycles" "${VIVI_CFS_CYCLES:-200}"
 stage_end
