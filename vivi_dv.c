@@ -109,7 +109,7 @@ static const struct v4l2_dv_timings *vivi_dv_find(const struct v4l2_dv_timings *
 /**
  * vivi_dv_try_pix() - the size of @pix forced to the receiver's timings
  * @cap: the capture node, its device on the HDMI input
- * @pix: a format vivi_fmt_try_pix() already adjusted
+ * @pix: the format asked for
  */
 void vivi_dv_try_pix(struct vivi_cap *cap, struct v4l2_pix_format *pix)
 {
@@ -118,7 +118,8 @@ void vivi_dv_try_pix(struct vivi_cap *cap, struct v4l2_pix_format *pix)
 	pix->width = vivi->dv_timings.bt.width;
 	pix->height = vivi->dv_timings.bt.height;
 	pix->bytesperline = 0;
-	vivi_fmt_try_pix(&vivi->cfg.formats, &vivi->cfg.modes, &cap->jpeg, pix);
+	/* the timings' size, whatever sizes the camera inputs offer */
+	vivi_fmt_fill_pix(&vivi->cfg.formats, &vivi->cfg.modes, &cap->jpeg, pix);
 }
 
 /**

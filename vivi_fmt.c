@@ -476,11 +476,8 @@ u32 vivi_fmt_default_fourcc(const struct vivi_fmt_list *list,
  * @list: the device's formats
  * @modes: the device's sizes
  * @jpeg: the MJPEG worst case at the current quality
- * @pix: the format asked for; adjusted in place, as TRY_FMT does
- *
- * MJPEG's sizeimage is the encoder's worst case at the current quality:
- * the spec lets the driver ignore the application's value, and a smaller
- * one could not hold every frame.
+ * @pix: the format asked for; adjusted in place, as TRY_FMT does: the
+ *	nearest of the device's sizes, then vivi_fmt_fill_pix()
  */
 void vivi_fmt_try_pix(const struct vivi_fmt_list *list,
 		      const struct vivi_modes *modes,
@@ -489,12 +486,32 @@ void vivi_fmt_try_pix(const struct vivi_fmt_list *list,
 {
 	const struct vivi_size *sz;
 
-	if (!vivi_fmt_offered(list, pix->pixelformat))
-		pix->pixelformat = vivi_fmt_default_fourcc(list, modes);
 	sz = v4l2_find_nearest_size(modes->size, modes->n_sizes, width,
 				    height, pix->width, pix->height);
 	pix->width = sz->width;
 	pix->height = sz->height;
+	vivi_fmt_fill_pix(list, modes, jpeg, pix);
+}
+
+/**
+ * vivi_fmt_fill_pix() - adjust @pix to a format vivi offers, at its size
+ * @list: the device's formats
+ * @modes: the device's modes, for the default format
+ * @jpeg: the MJPEG worst case at the current quality
+ * @pix: the format asked for, at a size the caller chose (a listed one,
+ *	or the HDMI input's timings); adjusted in place but for the size
+ *
+ * MJPEG's sizeimage is the encoder's worst case at the current quality:
+ * the spec lets the driver ignore the application's value, and a smaller
+ * one could not hold every frame.
+ */
+void vivi_fmt_fill_pix(const struct vivi_fmt_list *list,
+		       const struct vivi_modes *modes,
+		       const struct vivi_jpeg_bound *jpeg,
+		       struct v4l2_pix_format *pix)
+{
+	if (!vivi_fmt_offered(list, pix->pixelformat))
+		pix->pixelformat = vivi_fmt_default_fourcc(list, modes);
 	pix->field = V4L2_FIELD_NONE;
 	if (vivi_fmt_compressed(pix->pixelformat)) {
 		pix->bytesperline = 0;

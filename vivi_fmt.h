@@ -105,6 +105,10 @@ void vivi_fmt_try_pix(const struct vivi_fmt_list *list,
 		      const struct vivi_modes *modes,
 		      const struct vivi_jpeg_bound *jpeg,
 		      struct v4l2_pix_format *pix);
+void vivi_fmt_fill_pix(const struct vivi_fmt_list *list,
+		       const struct vivi_modes *modes,
+		       const struct vivi_jpeg_bound *jpeg,
+		       struct v4l2_pix_format *pix);
 void vivi_fmt_default_pix(const struct vivi_fmt_list *list,
 			  const struct vivi_modes *modes,
 			  const struct vivi_jpeg_bound *jpeg,

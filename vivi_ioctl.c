@@ -222,7 +222,9 @@ static int vivi_s_input(struct file *file, void *priv, unsigned int i)
 		vivi_dv_apply(cap);
 		return v4l2_ctrl_s_ctrl(vivi->ctrl_pattern, VIVI_PAT_BARS75);
 	}
-	/* back from the HDMI input: a rate the camera offers */
+	/* back from the HDMI input: a size and a rate the camera offers */
+	vivi_fmt_try_pix(&vivi->cfg.formats, &vivi->cfg.modes, &cap->jpeg,
+			 &cap->node.fmt);
 	vivi_set_interval(cap, &cap->timeperframe);
 	return v4l2_ctrl_s_ctrl(vivi->ctrl_pattern, vivi_input_pattern[i]);
 }

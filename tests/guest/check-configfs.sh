@@ -815,6 +815,22 @@ D=${D:-/dev/null}
 n=$(v4l2-ctl -d "$D" --list-inputs 2>/dev/null | grep -c '^	Input')
 [ "$n" = 3 ] && pass "features: 3 inputs: 2 cameras and HDMI" ||
 	fail "features: 3 inputs: 2 cameras and HDMI" "ENUMINPUT lists $n"
+# the HDMI input's size is its timings' (1280x720p60 at power-on), none of
+# the camera's sizes; back on a camera input, a camera size again
+fmt_size() {
+	v4l2-ctl -d "$D" -V 2>/dev/null |
+		sed -n 's%.*Width/Height *: *\([0-9]*\)/\([0-9]*\)%\1x\2%p'
+}
+v4l2-ctl -d "$D" -i 2 >/dev/null 2>&1
+hdmi=$(fmt_size)
+v4l2-ctl -d "$D" -i 0 >/dev/null 2>&1
+cam=$(fmt_size)
+if [ "$hdmi" = 1280x720 ] && { [ "$cam" = 1366x768 ] || [ "$cam" = 720x1280 ]; }; then
+	pass "features: the HDMI input has its timings' 1280x720, camera input 0 a camera size ($cam)"
+else
+	fail "features: the HDMI input has its timings' size, a camera input a camera size" \
+		"HDMI: $hdmi, camera: $cam"
+fi
 v4l2-ctl -d "$D" -l 2>/dev/null | grep -q 'vivi Fault Injection' &&
 	pass "features: fault_controls=1 gives the fault control class" ||
 	fail "features: fault_controls=1 gives the fault control class" \
