@@ -52,8 +52,10 @@ int vivi_draw_planes(const struct vivi_source *src,
 	case VIVI_SOURCE_PATTERN:
 		return vivi_gen_fill(f, src->pattern, src->frame, scratch);
 	case VIVI_SOURCE_FED:
+		/* the text and stamp over it, as over the pattern */
 		return vivi_scale_frame(src->fed, f, src->aspect, (u8 *)scratch +
-					vivi_draw_scratch_size(f->width));
+					vivi_draw_scratch_size(f->width)) ?:
+		       vivi_gen_overlay(f, src->pattern, scratch);
 	}
 	return -EINVAL;
 }

@@ -32,7 +32,8 @@ enum vivi_source_type {
  * struct vivi_source - where a frame's picture comes from, and what that
  *	source needs to draw it
  * @type: the source
- * @pattern: VIVI_SOURCE_PATTERN: pattern, controls, text and stamp
+ * @pattern: VIVI_SOURCE_PATTERN: pattern, controls, text and stamp; with
+ *	VIVI_SOURCE_FED, its text and stamp go over the fed picture
  * @frame: VIVI_SOURCE_PATTERN: the frame number; drives motion and seeds
  *	the noise
  * @fed: VIVI_SOURCE_FED: the whole frame, any raw format of the packer's

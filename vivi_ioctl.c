@@ -443,8 +443,12 @@ int vivi_ctrls_init(struct vivi_dev *vivi, struct vivi_cap *cap)
 {
 	struct v4l2_ctrl_handler *hdl = &vivi->ctrl_handler;
 	const struct v4l2_ctrl_ops *ops = &vivi_ctrl_ops;
+	struct v4l2_ctrl_config osd = vivi_ctrl_osd;
 	int ret;
 
+	/* fed frames are the application's picture: no text unless asked */
+	if (vivi->cfg.producer)
+		osd.def = VIVI_OSD_NONE;
 	v4l2_ctrl_handler_init(hdl, 28 + VIVI_KNOB_COUNT + 1);
 	vivi->ctrl_pattern =
 		v4l2_ctrl_new_std_menu_items(hdl, ops, V4L2_CID_TEST_PATTERN,
@@ -461,7 +465,7 @@ int vivi_ctrls_init(struct vivi_dev *vivi, struct vivi_cap *cap)
 			  VIVI_GEN_HUE_DEF);
 	v4l2_ctrl_new_std(hdl, ops, V4L2_CID_HFLIP, 0, 1, 1, 0);
 	v4l2_ctrl_new_std(hdl, ops, V4L2_CID_VFLIP, 0, 1, 1, 0);
-	v4l2_ctrl_new_custom(hdl, &vivi_ctrl_osd, NULL);
+	v4l2_ctrl_new_custom(hdl, &osd, NULL);
 	v4l2_ctrl_new_custom(hdl, &vivi_ctrl_motion, NULL);
 	v4l2_ctrl_new_custom(hdl, &vivi_ctrl_stamp, NULL);
 	vivi_camera_ctrls(vivi);

@@ -187,6 +187,7 @@ reads d inputs 1 "inputs reads 1 by default"
 reads d formats "${EXPECTED_FORMATS// /,}" "formats reads every format by default"
 reads d hdmi_input 0 "hdmi_input reads 0 by default"
 reads d fault_controls 0 "fault_controls reads 0 by default"
+reads d producer 0 "producer reads 0 by default"
 reads d sizes "${EXPECTED_SIZES// /,}" "sizes reads the 13 sizes by default"
 reads d rates "120,60,50,30,25,15,25/2,10,5" "rates reads the default table"
 reads d default_size 640x480 "default_size reads 640x480 by default"
@@ -215,7 +216,7 @@ done
 for v in FOO YUYV,YUYV '' 'YUYV,' ,YUYV YUYV,,NV12 'YUYV NV12' "$(long YUYV,)"; do
 	refused d formats "$v"
 done
-for f in hdmi_input fault_controls enabled; do
+for f in hdmi_input fault_controls producer enabled; do
 	for v in 2 -1 abc ''; do
 		refused d "$f" "$v"
 	done
@@ -264,6 +265,8 @@ round rt formats YUYV,NV12,Y16
 round rt hdmi_input 0
 round rt hdmi_input 1
 round rt fault_controls 1
+round rt producer 1
+round rt producer 0
 # sizes read back in ENUM_FRAMESIZES order: the smallest area first
 round rt sizes 1080x1920,2560x1080,1366x768 1366x768,1080x1920,2560x1080
 # rates fastest first, a decimal as its fraction
@@ -317,7 +320,7 @@ else
 	streams "attrs: the device streams 5 NV12 frames at 1366x768" "$D" 5
 	# while enabled, every attribute but enabled is read-only
 	for a in label video_nr inputs formats hdmi_input fault_controls sizes \
-		rates default_size default_rate default_format; do
+		rates default_size default_rate default_format producer; do
 		busy rt "$a"
 	done
 	name="attrs: rmdir while enabled is EBUSY"
