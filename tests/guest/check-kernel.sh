@@ -302,3 +302,92 @@ else
 fi
 check "k $K: rmmod vivi once its configfs items are gone" unload_vivi
 stage_end
+
+stage_start "kernel $K: producer"
+# the producer node (docs/producer.md): its compliance with every I/O mode
+# (DMABUF from the capture node's buffers), fed frames shown byte for byte,
+# the input's signal status, and an unplug under both streams
+check "k $K: insmod vivi.ko producer=1" load_vivi producer=1
+C=$(vivi_node 0)
+O=$(v4l2-ctl --list-devices 2>/dev/null | grep -A1 '(producer)' |
+	sed -n 's/^[ \t]*\(\/dev\/video[0-9]*\)$/\1/p' | head -n 1)
+C=${C:-/dev/null} O=${O:-/dev/null}
+caps=$(v4l2-ctl -d "$O" -D 2>/dev/null | sed -n '/Device Caps/,$p' | tail -n +2 |
+	sed 's/^[ \t]*//' | paste -sd,)
+if [ "$caps" = "Video Output,Read/Write,Streaming,Extended Pix Format" ]; then
+	pass "k $K: producer: $O is an output node only, beside $C"
+else
+	fail "k $K: producer: $O is an output node only" "caps '$caps'"
+fi
+run_compliance "$OUT/k-prod.log" "$O" -s -e "$C"
+p_total=$(grep '^Total for ' "$OUT/k-prod.log" | tail -n 1)
+echo "k: producer node: ${p_total#*: }"
+failed "$OUT/k-prod.log" | cut -f1 | sort >"$OUT/k-prod.failed"
+extra=$(comm -23 "$OUT/k-prod.failed" "$OUT/k-vivi.failed.names")
+if [ -z "$p_total" ]; then
+	fail "k $K: producer: compliance -s" "no summary line, see $OUT/k-prod.log"
+elif [ "${VIVI_NEWEST:-0}" = 1 ]; then
+	if grep -q 'Failed: 0, Warnings: 0$' <<<"$p_total"; then
+		pass "k $K: producer: compliance -s on the output node, newest tool: 0 failures, 0 warnings"
+	else
+		fail "k $K: producer: compliance -s on the output node, newest tool" \
+			"${p_total#*: }; $(grep -E 'fail:|warn:' "$OUT/k-prod.log" | head -n 3 | tr -s ' \t' ' ')"
+	fi
+elif [ -z "$extra" ]; then
+	pass "k $K: producer: compliance -s on the output node fails no test that vivi's capture run did not (${p_total#*: })"
+else
+	fail "k $K: producer: compliance -s on the output node fails no test that vivi's capture run did not" \
+		"$(tr '\n' ';' <<<"$extra")"
+fi
+st=$(v4l2-ctl -d "$C" --get-input 2>/dev/null)
+python3 -c "import os, sys; sys.stdout.buffer.write(os.urandom(320 * 240 * 2 * 3))" >/tmp/kp.in
+v4l2-ctl -d "$O" -x width=320,height=240,pixelformat=YUYV --stream-out-mmap \
+	--stream-from=/tmp/kp.in --stream-loop >/dev/null 2>&1 &
+prod=$!
+sleep 1
+st2=$(v4l2-ctl -d "$C" --get-input 2>/dev/null)
+rm -f /tmp/kp.out
+v4l2-ctl -d "$C" -v width=320,height=240,pixelformat=YUYV --stream-mmap \
+	--stream-count=5 --stream-to=/tmp/kp.out >/dev/null 2>&1
+same=$(python3 - /tmp/kp.in /tmp/kp.out <<'PY'
+import sys
+fs = 320 * 240 * 2
+a = open(sys.argv[1], 'rb').read()
+b = open(sys.argv[2], 'rb').read()
+fed = {a[i:i + fs] for i in range(0, len(a), fs)}
+got = [b[i:i + fs] for i in range(0, len(b) - fs + 1, fs)]
+print(sum(g in fed for g in got), len(got))
+PY
+)
+if [ "$same" = "5 5" ]; then
+	pass "k $K: producer: 5 captured YUYV 320x240 frames are fed frames, byte for byte"
+else
+	fail "k $K: producer: captured frames are fed frames, byte for byte" "$same (identical, captured)"
+fi
+if grep -q 'no signal' <<<"$st" && ! grep -q 'no signal' <<<"$st2"; then
+	pass "k $K: producer: the camera input says no signal until the producer streams"
+else
+	fail "k $K: producer: the camera input's signal status" "before '$st', while fed '$st2'"
+fi
+v4l2-ctl -d "$C" --stream-mmap --stream-count=100000 --stream-to=/dev/null >/dev/null 2>&1 &
+cons=$!
+sleep 1
+# gone PID: PID ends within 20 s
+gone() {
+	local i
+	for i in $(seq 40); do
+		kill -0 "$1" 2>/dev/null || return 0
+		sleep 0.5
+	done
+	return 1
+}
+echo 0 >/sys/kernel/debug/vivi/unplug
+if gone "$prod" && gone "$cons" && [ ! -e "$C" ] && [ ! -e "$O" ]; then
+	pass "k $K: producer: an unplug under the producer's and the consumer's streams ends both, both nodes go"
+else
+	fail "k $K: producer: an unplug under both streams" "a client did not end, or a node is left"
+	kill -9 "$prod" "$cons" 2>/dev/null
+fi
+wait "$prod" "$cons" 2>/dev/null
+check "k $K: rmmod vivi after the unplug" unload_vivi
+stage_end
