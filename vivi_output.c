@@ -23,6 +23,7 @@
 #include "vivi_compat.h"
 
 #define VIVI_OUT_MIN_BUFFERS	2	/* one is always held as the newest */
+#define VIVI_OUT_SUFFIX		" (producer)"	/* after the label */
 
 static int vivi_out_querycap(struct file *file, void *priv,
 			     struct v4l2_capability *cap)
@@ -269,6 +270,29 @@ static int vivi_out_enum_framesizes(struct file *file, void *priv,
 	return 0;
 }
 
+/* Any interval from 1/240 s to 10 s, at any size the format takes */
+static int vivi_out_enum_frameintervals(struct file *file, void *priv,
+					struct v4l2_frmivalenum *fival)
+{
+	struct vivi_out *out = vivi_file_out(file);
+	struct v4l2_pix_format pix = {
+		.pixelformat = fival->pixel_format,
+		.width = fival->width,
+		.height = fival->height,
+	};
+
+	if (fival->index || !vivi_fmt_offered(&out->formats, pix.pixelformat))
+		return -EINVAL;
+	vivi_out_try_pix(out, &pix);
+	if (pix.width != fival->width || pix.height != fival->height)
+		return -EINVAL;
+	fival->type = V4L2_FRMIVAL_TYPE_CONTINUOUS;
+	fival->stepwise.min = (struct v4l2_fract){ 1, VIVI_MAX_FPS };
+	fival->stepwise.max = (struct v4l2_fract){ VIVI_MIN_FPS_DIV, 1 };
+	fival->stepwise.step = (struct v4l2_fract){ 1, 1 };
+	return 0;
+}
+
 /* The producer's nominal rate: capture nodes keep their own clocks */
 static int vivi_out_g_parm(struct file *file, void *priv,
 			   struct v4l2_streamparm *a)
@@ -349,6 +373,7 @@ static const struct v4l2_ioctl_ops vivi_out_ioctl_ops = {
 	.vidioc_try_fmt_vid_out		= vivi_out_try_fmt,
 	.vidioc_s_fmt_vid_out		= vivi_out_s_fmt,
 	.vidioc_enum_framesizes		= vivi_out_enum_framesizes,
+	.vidioc_enum_frameintervals	= vivi_out_enum_frameintervals,
 	.vidioc_g_parm			= vivi_out_g_parm,
 	.vidioc_s_parm			= vivi_out_s_parm,
 	.vidioc_enum_output		= vivi_out_enum_output,
@@ -471,9 +496,10 @@ int vivi_out_init(struct vivi_dev *vivi)
 	if (ret)
 		return ret;
 
-	/* the label, and which node this is, for tools that pair them */
-	snprintf(vdev->name, sizeof(vdev->name), "%s (producer)",
-		 vivi->cfg.card_label);
+	/* the label, cut to leave room to say which node this is */
+	scnprintf(vdev->name, sizeof(vdev->name), "%.*s" VIVI_OUT_SUFFIX,
+		  (int)(sizeof(vdev->name) - sizeof(VIVI_OUT_SUFFIX)),
+		  vivi->cfg.card_label);
 	vdev->fops = &vivi_out_fops;
 	vdev->ioctl_ops = &vivi_out_ioctl_ops;
 	vdev->release = video_device_release_empty;

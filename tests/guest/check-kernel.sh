@@ -309,8 +309,8 @@ stage_start "kernel $K: producer"
 # the input's signal status, and an unplug under both streams
 check "k $K: insmod vivi.ko producer=1" load_vivi producer=1
 C=$(vivi_node 0)
-O=$(v4l2-ctl --list-devices 2>/dev/null | grep -A1 '(producer)' |
-	sed -n 's/^[ \t]*\(\/dev\/video[0-9]*\)$/\1/p' | head -n 1)
+O=$(grep -l ' (producer)$' /sys/class/video4linux/video*/name 2>/dev/null |
+	sed -n 's|.*/\(video[0-9]*\)/name$|/dev/\1|p' | head -n 1)
 C=${C:-/dev/null} O=${O:-/dev/null}
 caps=$(v4l2-ctl -d "$O" -D 2>/dev/null | sed -n '/Device Caps/,$p' | tail -n +2 |
 	sed 's/^[ \t]*//' | paste -sd,)
