@@ -133,6 +133,16 @@ static int vivi_out_buf_prepare(struct vb2_buffer *vb)
 	unsigned long size = out->node.fmt.sizeimage;
 	unsigned long used = vb2_get_plane_payload(vb, 0);
 
+	/*
+	 * QBUF turns a bytesused of 0 into the buffer's length; a payload of
+	 * 0 here comes from write(), whose emulation queues whole buffers
+	 * but leaves the payload it set to be overwritten by that of the
+	 * last QBUF, none
+	 */
+	if (!used) {
+		used = vb2_plane_size(vb, 0);
+		vb2_set_plane_payload(vb, 0, used);
+	}
 	if (vb2_plane_size(vb, 0) < size || used < size) {
 		dev_warn_ratelimited(&out->node.vdev.dev,
 				     "buffer %u: %lu bytes used, the format needs %lu\n",
