@@ -329,34 +329,44 @@ pair_formats() {
 stage_start "format pairs"
 load_producer n_devs=1 producer=1 ||
 	fail "pairs: load vivi producer=1" "$(dmesg | tail -n 2 | tr '\n' ' ')"
-mkdir -p "$T/pairs/p" "$T/pairs/c"
+mkdir -p "$T/pairs/p"
 producer.py blocks "$T/pairs/blocks.rgb" 320 240 16 7
 out_fmts=$(v4l2-ctl -d "$OUT" --list-formats-out |
 	sed -n "s/.*\[[0-9]*\]: '\([^ ']*\) *'.*/\1/p")
 # shellcheck disable=SC2086
 producer.py encode "$T/pairs/blocks.rgb" 320 240 "$T/pairs/p" $out_fmts
+# each producer's comparison runs while the next one's frames are captured
+t0=$(date +%s)
 while IFS=: read -r p cons; do
-	rm -f "$T/pairs/c/"*
+	c=$T/pairs/c-$p
+	mkdir -p "$c"
 	bg prod 120 vivi-produce -f "$p" -s 320x240 "$OUT" "$T/pairs/p/$p.raw"
 	if ! wait_line "$T/prod.log" '^streaming' 30; then
 		fail "pairs: $p 320x240 to every consumer format" "producer: $(tr '\n' ' ' <"$T/prod.log")"
 		bg_stop prod KILL >/dev/null
 		continue
 	fi
-	deadline 120 vivi-produce -c -s 320x240 -r 120 -F "$cons" -o "$T/pairs/c" \
-		"$CAP" >"$T/pairs/c.txt" 2>&1
+	deadline 120 vivi-produce -c -s 320x240 -r 120 -F "$cons" -o "$c" \
+		"$CAP" >"$c.txt" 2>&1
 	rc=$(bg_stop prod TERM)
 	[ "$rc" = 0 ] || fail "pairs: $p: the producer" "status $rc: $(tail -n 2 "$T/prod.log" | tr '\n' ' ')"
-	specs=$(awk -v d="$T/pairs/c" 'NF == 3 && $2 ~ /^[0-9]+$/ { print $1 ":" $2 ":" d "/" $1 ".raw" }' "$T/pairs/c.txt")
-	if [ "$(wc -l <<<"$specs")" != "$(tr ',' '\n' <<<"$cons" | wc -l)" ]; then
-		fail "pairs: $p 320x240 to $(tr ',' '\n' <<<"$cons" | wc -l) consumer formats" \
-			"captured $(wc -l <<<"$specs"): $(tail -n 2 "$T/pairs/c.txt" | tr '\n' ' ')"
+	specs=$(awk -v d="$c" 'NF == 3 && $2 ~ /^[0-9]+$/ { print $1 ":" $2 ":" d "/" $1 ".raw" }' "$c.txt")
+	want=$(tr ',' '\n' <<<"$cons" | wc -l)
+	if [ "$(wc -l <<<"$specs")" != "$want" ]; then
+		fail "pairs: $p 320x240 to $want consumer formats" \
+			"captured $(wc -l <<<"$specs"): $(tail -n 2 "$c.txt" | tr '\n' ' ')"
 		continue
 	fi
+	wait "${cmp_pid:-}" 2>/dev/null
 	# shellcheck disable=SC2086
-	producer.py compare "pairs: $p 320x240 to $(wc -l <<<"$specs") consumer formats" \
-		"$p" 320 240 "$T/pairs/p/$p.raw" 320 240 $specs
+	producer.py compare "pairs: $p 320x240 to $want consumer formats" \
+		"$p" 320 240 "$T/pairs/p/$p.raw" 320 240 $specs >"$c.res" 2>&1 &
+	cmp_pid=$!
 done <<<"$(pair_formats)"
+t1=$(date +%s)
+wait "${cmp_pid:-}" 2>/dev/null
+cat "$T"/pairs/c-*.res
+echo "pairs: captures $((t1 - t0)) s, comparisons $(($(date +%s) - t1)) s after"
 stage_end
 
 # scale NAME PW PH BLOCK CW CH CROP: a PWxPH YUYV picture of BLOCK-pixel

@@ -31,7 +31,9 @@
  *   -f, -s, -r  format, size, rate as above (-r default 30)
  *   -F LIST     for each fourcc of the comma-separated LIST: S_FMT, stream,
  *               wait until ENUMINPUT reports the input has a signal (a
- *               producer streams), drop the frames of the next 150 ms,
+ *               producer streams), drop the frames of the next 150 ms
+ *               (for the first fourcc; for the others, which restart
+ *               under a producer already seen, the first two frames),
  *               write the next one to DIR/FOURCC.raw (-o DIR) and print
  *               "FOURCC BPL SIZEIMAGE"
  *   -n N        without -F: frames to dequeue (0: until SIGTERM or SIGUSR1)
@@ -499,21 +501,26 @@ static int capture_list(const char *dev, struct opts *o)
 	struct v4l2_buffer b;
 	struct cap c = { .fd = open_dev(dev) };
 	int64_t since;
+	int n, later = 0;
 
 	for (tok = strtok_r(list, ",", &save); tok;
 	     tok = strtok_r(NULL, ",", &save)) {
 		o->fourcc = parse_fourcc(tok);
 		cap_start(&c, dev, o);
 		since = 0;
-		for (;;) {
+		for (n = 0;; n++) {
 			if (cap_dq(&c, &b))
 				fail_call("%s: DQBUF: %s", tok, strerror(errno));
 			if (!since && input_status(c.fd) == 0)
 				since = now_ns();
-			if (since && now_ns() - since > 150000000)
+			/* the producer's frame is there by now: the third
+			 * frame of a stream that restarted under it, or the
+			 * first 150 ms after the signal came */
+			if (since && (later ? n >= 2 : now_ns() - since > 150000000))
 				break;
 			cap_q(&c, &b);
 		}
+		later = 1;
 		snprintf(path, sizeof(path), "%s/%s.raw", o->dir, tok);
 		write_file(path, c.mem[b.index], b.bytesused);
 		printf("%s %u %u\n", tok, c.f.fmt.pix.bytesperline,
