@@ -10,7 +10,9 @@
 #include <linux/mutex.h>
 #include <linux/platform_device.h>
 #include <linux/spinlock.h>
+#include <linux/string.h>
 #include <linux/types.h>
+#include <linux/wait.h>
 #include <linux/videodev2.h>
 #include <media/v4l2-ctrls.h>
 #include <media/v4l2-device.h>
@@ -40,6 +42,7 @@
 #define VIVI_CID_OSD_MODE	(VIVI_CID_BASE + 0)
 #define VIVI_CID_MOTION_SPEED	(VIVI_CID_BASE + 1)
 #define VIVI_CID_FRAME_STAMP	(VIVI_CID_BASE + 2)
+#define VIVI_CID_CONSUMERS	(VIVI_CID_BASE + 3)
 
 /**
  * enum vivi_osd_mode - the entries of the "OSD Text" menu
@@ -60,13 +63,16 @@ extern unsigned int vivi_debug;
 	v4l2_dbg(level, vivi_debug, &(vivi)->v4l2_dev, fmt, ##arg)
 
 /**
- * struct vivi_buffer - a capture buffer and its place in the queue
+ * struct vivi_buffer - a buffer and its place in the driver
  * @vb: the vb2 buffer; must be first
- * @list: link in &vivi_cap.buf_list
+ * @list: link in &vivi_cap.buf_list, for a capture buffer
+ * @refs: for a producer's buffer: the newest frame's own reference, and one
+ *	per capture node reading it; the buffer goes back at the last one
  */
 struct vivi_buffer {
 	struct vb2_v4l2_buffer vb;
 	struct list_head list;
+	unsigned int refs;
 };
 
 /**
@@ -107,9 +113,11 @@ struct vivi_dev;
 /**
  * enum vivi_node_type - what a video node does, and so what holds it
  * @VIVI_NODE_CAPTURE: it serves frames to applications; a &struct vivi_cap
+ * @VIVI_NODE_OUTPUT: applications feed it frames; a &struct vivi_out
  */
 enum vivi_node_type {
 	VIVI_NODE_CAPTURE,
+	VIVI_NODE_OUTPUT,
 };
 
 /**
@@ -188,6 +196,40 @@ static inline struct vivi_cap *vivi_to_cap(struct vivi_node *node)
 	return container_of(node, struct vivi_cap, node);
 }
 
+/**
+ * struct vivi_out - the producer node: applications write frames into it,
+ *	and the capture node shows the newest one
+ * @node: what every node has; @node.type is VIVI_NODE_OUTPUT
+ * @formats: the formats it takes: every raw format vivi has
+ * @timeperframe: the nominal frame interval the producer set (S_PARM)
+ * @ctrl_handler: its own controls, apart from the capture node's
+ * @ctrl_consumers: "Consumers Streaming": capture nodes streaming
+ * @newest: the newest frame queued, held until a newer one comes or the
+ *	stream stops; NULL while none
+ * @held: the buffers the driver holds: @newest, and frames it superseded
+ *	that a capture node still reads
+ * @streaming: between start_streaming and stop_streaming
+ * @sequence: the sequence number of the next frame queued
+ * @released: woken whenever @held drops, for stop_streaming
+ *
+ * &vivi_dev.lock guards @timeperframe and @ctrl_consumers' value, as it
+ * does @node.fmt; &vivi_dev.slock guards @newest, @held, @streaming,
+ * @sequence and each held buffer's &vivi_buffer.refs, which capture
+ * nodes' threads take and drop (vivi_out_get(), vivi_out_put()).
+ */
+struct vivi_out {
+	struct vivi_node node;
+	struct vivi_fmt_list formats;
+	struct v4l2_fract timeperframe;
+	struct v4l2_ctrl_handler ctrl_handler;
+	struct v4l2_ctrl *ctrl_consumers;
+	struct vivi_buffer *newest;
+	unsigned int held;
+	bool streaming;
+	u32 sequence;
+	wait_queue_head_t released;
+};
+
 /* Camera controls that the picture cannot show (see vivi_camera.c) */
 #define VIVI_SHARPNESS_DEF	128
 #define VIVI_POWER_LINE_DEF	V4L2_CID_POWER_LINE_FREQUENCY_60HZ
@@ -236,6 +278,7 @@ struct vivi_camera_osd {
  * @debugfs: this device's debugfs directory
  * @ctrl_pattern: V4L2_CID_TEST_PATTERN, set to the input's default on S_INPUT
  * @cap: the video capture node
+ * @out: the producer node, with &vivi_config.producer
  */
 struct vivi_dev {
 	struct v4l2_device v4l2_dev;
@@ -262,7 +305,31 @@ struct vivi_dev {
 	struct v4l2_ctrl *ctrl_pattern;
 
 	struct vivi_cap cap;
+	struct vivi_out out;
 };
+
+/* Every node of a device has its bus_info, so that tools can pair them */
+static inline void vivi_node_querycap(struct vivi_node *node,
+				      struct v4l2_capability *cap)
+{
+	strscpy(cap->driver, VIVI_DRV_NAME, sizeof(cap->driver));
+	strscpy(cap->card, node->vdev.name, sizeof(cap->card));
+	snprintf(cap->bus_info, sizeof(cap->bus_info), "platform:%s-%u",
+		 VIVI_DRV_NAME, node->vivi->inst);
+}
+
+/* True while @vivi's producer streams: its capture node shows fed frames */
+static inline bool vivi_out_streaming(struct vivi_dev *vivi)
+{
+	bool on;
+
+	if (!vivi->cfg.producer)
+		return false;
+	spin_lock_irq(&vivi->slock);
+	on = vivi->out.streaming;
+	spin_unlock_irq(&vivi->slock);
+	return on;
+}
 
 /* vivi_camera.c: the camera controls */
 void vivi_camera_ctrls(struct vivi_dev *vivi);
@@ -290,16 +357,26 @@ int vivi_query_dv_timings(struct file *file, void *priv,
 /* vivi_stream.c: the frame thread and the vb2 queue */
 #define VIVI_STATUS_LEN		768	/* room for vivi_status_text() */
 int vivi_queue_init(struct vivi_cap *cap, struct device *dev);
+void vivi_queue_disconnect(struct vivi_cap *cap);
 int vivi_status_text(struct vivi_cap *cap, char *buf, size_t size);
 
 /* vivi_frame.c: one frame, from its source to a filled buffer */
-size_t vivi_frame_scratch_size(u32 width);
+size_t vivi_frame_scratch_size(u32 width, bool fed);
 int vivi_frame_fill(struct vivi_cap *cap, struct vb2_buffer *vb,
 		    u32 sequence, u64 due_ns);
 
 /* vivi_ioctl.c: ioctls, controls and file operations */
 extern const struct v4l2_ioctl_ops vivi_ioctl_ops;
 extern const struct v4l2_file_operations vivi_fops;
+
+/* vivi_output.c: the producer node */
+int vivi_out_init(struct vivi_dev *vivi);
+void vivi_out_disconnect(struct vivi_out *out);
+void vivi_out_free(struct vivi_out *out);
+struct vivi_buffer *vivi_out_get(struct vivi_out *out,
+				 struct vivi_gen_frame *f);
+void vivi_out_put(struct vivi_out *out, struct vivi_buffer *buf);
+void vivi_out_consumer(struct vivi_out *out, bool streaming);
 
 int vivi_ctrls_init(struct vivi_dev *vivi, struct vivi_cap *cap);
 

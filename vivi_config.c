@@ -25,6 +25,7 @@ static const char * const vivi_config_attr_names[VIVI_CONFIG_ATTRS] = {
 	[VIVI_CONFIG_DEFAULT_SIZE] = "default_size",
 	[VIVI_CONFIG_DEFAULT_RATE] = "default_rate",
 	[VIVI_CONFIG_DEFAULT_FORMAT] = "default_format",
+	[VIVI_CONFIG_PRODUCER] = "producer",
 };
 
 /**
@@ -434,6 +435,16 @@ void vivi_config_set_hdmi_input(struct vivi_config *cfg, bool on)
 void vivi_config_set_fault_controls(struct vivi_config *cfg, bool on)
 {
 	cfg->fault_controls = on;
+}
+
+/**
+ * vivi_config_set_producer() - give the device a producer node
+ * @cfg: the configuration
+ * @on: true for an output node that feeds the capture node
+ */
+void vivi_config_set_producer(struct vivi_config *cfg, bool on)
+{
+	cfg->producer = on;
 }
 
 /**

@@ -39,11 +39,12 @@
  * @VIVI_CONFIG_DEFAULT_SIZE: the power-on size
  * @VIVI_CONFIG_DEFAULT_RATE: the power-on rate
  * @VIVI_CONFIG_DEFAULT_FORMAT: the power-on format
+ * @VIVI_CONFIG_PRODUCER: the producer node, on or off
  * @VIVI_CONFIG_ATTRS: the number of settings
  *
  * Each is a field of &struct vivi_config. vivi_config_attr_name() gives
  * the name configfs shows; the module parameters have names of their own
- * (vivi_main.c) and set only the first six.
+ * (vivi_main.c) and set the first six and @VIVI_CONFIG_PRODUCER.
  */
 enum vivi_config_attr {
 	VIVI_CONFIG_LABEL,
@@ -57,6 +58,7 @@ enum vivi_config_attr {
 	VIVI_CONFIG_DEFAULT_SIZE,
 	VIVI_CONFIG_DEFAULT_RATE,
 	VIVI_CONFIG_DEFAULT_FORMAT,
+	VIVI_CONFIG_PRODUCER,
 	VIVI_CONFIG_ATTRS,
 };
 
@@ -83,6 +85,8 @@ struct vivi_config_why {
  * @hdmi_input: one more input after the cameras, an HDMI-like one whose
  *	timings the source sets (see vivi_dv.c)
  * @fault_controls: also offer the fault knobs as controls (opt-in)
+ * @producer: an output node beside the capture node: applications feed
+ *	the frames the capture node shows (see vivi_output.c)
  * @modes: the sizes and rates offered, and the power-on mode; every size
  *	suits every format (vivi_fmt_size_suits())
  * @nr_exact: refuse the device if @video_nr (not -1) is taken (configfs), rather
@@ -102,6 +106,7 @@ struct vivi_config {
 	struct vivi_fmt_list formats;
 	bool hdmi_input;
 	bool fault_controls;
+	bool producer;
 	struct vivi_modes modes;
 	bool nr_exact;
 	bool fail_probe;
@@ -119,6 +124,7 @@ int vivi_config_parse_formats(struct vivi_config *cfg, const char *spec,
 			      struct vivi_config_why *why);
 void vivi_config_set_hdmi_input(struct vivi_config *cfg, bool on);
 void vivi_config_set_fault_controls(struct vivi_config *cfg, bool on);
+void vivi_config_set_producer(struct vivi_config *cfg, bool on);
 int vivi_config_set_sizes(struct vivi_config *cfg,
 			  const struct vivi_size *sizes, unsigned int n,
 			  struct vivi_config_why *why);

@@ -272,12 +272,15 @@ int vivi_config_store(struct vivi_config *cfg, enum vivi_config_attr attr,
 		return vivi_config_set_inputs(cfg, v, why);
 	case VIVI_CONFIG_HDMI_INPUT:
 	case VIVI_CONFIG_FAULT_CONTROLS:
+	case VIVI_CONFIG_PRODUCER:
 		if (vivi_text_bool(&t, &on))
 			return vivi_bad_text(why, attr, "is not 0 or 1");
 		if (attr == VIVI_CONFIG_HDMI_INPUT)
 			vivi_config_set_hdmi_input(cfg, on);
-		else
+		else if (attr == VIVI_CONFIG_FAULT_CONTROLS)
 			vivi_config_set_fault_controls(cfg, on);
+		else
+			vivi_config_set_producer(cfg, on);
 		return 0;
 	case VIVI_CONFIG_SIZES:
 		return vivi_store_sizes(cfg, &t, why);
@@ -293,18 +296,18 @@ int vivi_config_store(struct vivi_config *cfg, enum vivi_config_attr attr,
 }
 
 /**
- * struct vivi_out - a show buffer being filled
+ * struct vivi_shown - a show buffer being filled
  * @buf: the buffer
  * @size: its bytes
  * @at: the length so far; scnprintf() keeps it below @size
  */
-struct vivi_out {
+struct vivi_shown {
 	char *buf;
 	size_t size;
 	size_t at;
 };
 
-static __printf(2, 3) void vivi_out(struct vivi_out *o, const char *fmt,
+static __printf(2, 3) void vivi_shown(struct vivi_shown *o, const char *fmt,
 				     ...)
 {
 	va_list args;
@@ -315,7 +318,7 @@ static __printf(2, 3) void vivi_out(struct vivi_out *o, const char *fmt,
 }
 
 /* A fourcc as formats= spells it: trailing spaces cut */
-static void vivi_out_fourcc(struct vivi_out *o, u32 fcc)
+static void vivi_shown_fourcc(struct vivi_shown *o, u32 fcc)
 {
 	char c[5];
 	int n = 4;
@@ -324,15 +327,15 @@ static void vivi_out_fourcc(struct vivi_out *o, u32 fcc)
 	while (n > 1 && c[n - 1] == ' ')
 		n--;
 	c[n] = 0;
-	vivi_out(o, "%s", c);
+	vivi_shown(o, "%s", c);
 }
 
-static void vivi_out_rate(struct vivi_out *o, const struct v4l2_fract *tpf)
+static void vivi_shown_rate(struct vivi_shown *o, const struct v4l2_fract *tpf)
 {
 	if (tpf->numerator == 1)
-		vivi_out(o, "%u", tpf->denominator);
+		vivi_shown(o, "%u", tpf->denominator);
 	else
-		vivi_out(o, "%u/%u", tpf->denominator, tpf->numerator);
+		vivi_shown(o, "%u/%u", tpf->denominator, tpf->numerator);
 }
 
 /**
@@ -352,7 +355,7 @@ size_t vivi_config_show(const struct vivi_config *cfg,
 			enum vivi_config_attr attr, char *buf, size_t size)
 {
 	const struct vivi_modes *m = &cfg->modes;
-	struct vivi_out o = { buf, size, 0 };
+	struct vivi_shown o = { buf, size, 0 };
 	struct v4l2_fract tpf;
 	struct vivi_size sz;
 	unsigned int i;
@@ -362,54 +365,57 @@ size_t vivi_config_show(const struct vivi_config *cfg,
 	buf[0] = 0;
 	switch (attr) {
 	case VIVI_CONFIG_LABEL:
-		vivi_out(&o, "%s", cfg->card_label);
+		vivi_shown(&o, "%s", cfg->card_label);
 		break;
 	case VIVI_CONFIG_VIDEO_NR:
-		vivi_out(&o, "%d", cfg->video_nr);
+		vivi_shown(&o, "%d", cfg->video_nr);
 		break;
 	case VIVI_CONFIG_INPUTS:
-		vivi_out(&o, "%u", cfg->n_inputs);
+		vivi_shown(&o, "%u", cfg->n_inputs);
 		break;
 	case VIVI_CONFIG_FORMATS:
 		for (i = 0; i < cfg->formats.count; i++) {
-			vivi_out(&o, "%s", i ? "," : "");
-			vivi_out_fourcc(&o, cfg->formats.fourcc[i]);
+			vivi_shown(&o, "%s", i ? "," : "");
+			vivi_shown_fourcc(&o, cfg->formats.fourcc[i]);
 		}
 		break;
 	case VIVI_CONFIG_HDMI_INPUT:
-		vivi_out(&o, "%d", cfg->hdmi_input);
+		vivi_shown(&o, "%d", cfg->hdmi_input);
 		break;
 	case VIVI_CONFIG_FAULT_CONTROLS:
-		vivi_out(&o, "%d", cfg->fault_controls);
+		vivi_shown(&o, "%d", cfg->fault_controls);
+		break;
+	case VIVI_CONFIG_PRODUCER:
+		vivi_shown(&o, "%d", cfg->producer);
 		break;
 	case VIVI_CONFIG_SIZES:
 		for (i = 0; i < m->n_sizes; i++)
-			vivi_out(&o, "%s%ux%u", i ? "," : "", m->size[i].width,
-				 m->size[i].height);
+			vivi_shown(&o, "%s%ux%u", i ? "," : "",
+				   m->size[i].width, m->size[i].height);
 		break;
 	case VIVI_CONFIG_RATES:
 		for (i = 0; i < m->n_intervals; i++) {
-			vivi_out(&o, "%s", i ? "," : "");
-			vivi_out_rate(&o, &m->interval[i]);
+			vivi_shown(&o, "%s", i ? "," : "");
+			vivi_shown_rate(&o, &m->interval[i]);
 		}
 		break;
 	case VIVI_CONFIG_DEFAULT_SIZE:
 		sz = vivi_modes_def_size(m);
-		vivi_out(&o, "%ux%u", sz.width, sz.height);
+		vivi_shown(&o, "%ux%u", sz.width, sz.height);
 		break;
 	case VIVI_CONFIG_DEFAULT_RATE:
 		sz = vivi_modes_def_size(m);
 		tpf = vivi_fmt_snap_interval(m, &m->def_interval, sz.width,
 					     sz.height);
-		vivi_out_rate(&o, m->def_interval.denominator ?
+		vivi_shown_rate(&o, m->def_interval.denominator ?
 				  &m->def_interval : &tpf);
 		break;
 	case VIVI_CONFIG_DEFAULT_FORMAT:
-		vivi_out_fourcc(&o, vivi_fmt_default_fourcc(&cfg->formats, m));
+		vivi_shown_fourcc(&o, vivi_fmt_default_fourcc(&cfg->formats, m));
 		break;
 	default:
 		break;
 	}
-	vivi_out(&o, "\n");
+	vivi_shown(&o, "\n");
 	return o.at;
 }

@@ -100,6 +100,7 @@ VIVI_CFS_ATTR(rates, VIVI_CONFIG_RATES);
 VIVI_CFS_ATTR(default_size, VIVI_CONFIG_DEFAULT_SIZE);
 VIVI_CFS_ATTR(default_rate, VIVI_CONFIG_DEFAULT_RATE);
 VIVI_CFS_ATTR(default_format, VIVI_CONFIG_DEFAULT_FORMAT);
+VIVI_CFS_ATTR(producer, VIVI_CONFIG_PRODUCER);
 
 /*
  * Create the device. The item depends on it from now on, so configfs
@@ -203,6 +204,7 @@ static struct configfs_attribute *vivi_cfs_attrs[] = {
 	&vivi_cfs_attr_default_size,
 	&vivi_cfs_attr_default_rate,
 	&vivi_cfs_attr_default_format,
+	&vivi_cfs_attr_producer,
 	&vivi_cfs_attr_enabled,
 	&vivi_cfs_attr_nodes,
 	NULL,

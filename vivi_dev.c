@@ -120,21 +120,19 @@ unlock:
 }
 
 /*
- * Unplug, as a USB camera goes away: the queue errs first (blocked DQBUF
- * and poll wake with EIO and POLLERR, as uvcvideo's), then the driver lets
- * go of the device: the stream stops, queued buffers come back with ERROR,
- * the node is unregistered and its open files fail with ENODEV.
+ * Unplug, as a USB camera goes away: the driver lets go of the device (see
+ * vivi_queue_disconnect(): blocked DQBUF and poll wake with EIO and
+ * POLLERR, as uvcvideo's; the stream stops, queued buffers come back with
+ * ERROR), the node is unregistered and its open files fail with ENODEV.
  */
 static int vivi_unplug(struct platform_device *pdev)
 {
-	struct vivi_dev *vivi;
+	bool bound;
 
 	device_lock(&pdev->dev);
-	vivi = platform_get_drvdata(pdev);
-	if (vivi)
-		vb2_queue_error(&vivi->cap.node.queue);
+	bound = platform_get_drvdata(pdev);
 	device_unlock(&pdev->dev);
-	if (!vivi)
+	if (!bound)
 		return -ENODEV;
 	device_release_driver(&pdev->dev);
 	return 0;
@@ -214,6 +212,11 @@ size_t vivi_dev_nodes(unsigned int id, char *buf, size_t size)
 		if (vdev && video_is_registered(vdev))
 			len = scnprintf(buf, size, "/dev/%s\n",
 					video_device_node_name(vdev));
+		/* the producer's node after the capture node */
+		vdev = vivi ? &vivi->out.node.vdev : NULL;
+		if (len && video_is_registered(vdev))
+			len += scnprintf(buf + len, size - len, "/dev/%s\n",
+					 video_device_node_name(vdev));
 		device_unlock(&slot->pdev->dev);
 	}
 	mutex_unlock(&vivi_devs_lock);

@@ -15,6 +15,7 @@
 #include "vivi_draw.h"
 #include "vivi_gen.h"
 #include "vivi_jpeg.h"
+#include "vivi_scale.h"
 
 /* Lines the source draws per band of an MJPEG frame: four MCU rows */
 #define VIVI_DRAW_BAND_LINES	32
@@ -36,14 +37,23 @@ size_t vivi_draw_scratch_size(u32 width)
 	       VIVI_DRAW_ALIGN + vivi_draw_band_size(w);
 }
 
+size_t vivi_draw_fed_scratch_size(u32 width, u32 fed_width)
+{
+	return vivi_draw_scratch_size(width) +
+	       vivi_scale_scratch_size(fed_width, width);
+}
+
 int vivi_draw_planes(const struct vivi_source *src,
 		     const struct vivi_gen_frame *f, void *scratch)
 {
-	if (!src)
+	if (!src || !f || !scratch)
 		return -EINVAL;
 	switch (src->type) {
 	case VIVI_SOURCE_PATTERN:
 		return vivi_gen_fill(f, src->pattern, src->frame, scratch);
+	case VIVI_SOURCE_FED:
+		return vivi_scale_frame(src->fed, f, src->aspect, (u8 *)scratch +
+					vivi_draw_scratch_size(f->width));
 	}
 	return -EINVAL;
 }

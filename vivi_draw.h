@@ -20,9 +20,12 @@ struct vivi_gen_settings;
 /**
  * enum vivi_source_type - where a frame's picture comes from
  * @VIVI_SOURCE_PATTERN: the test pattern generator (vivi_gen.c)
+ * @VIVI_SOURCE_FED: a frame an application fed, converted and scaled
+ *	(vivi_scale.c)
  */
 enum vivi_source_type {
 	VIVI_SOURCE_PATTERN,
+	VIVI_SOURCE_FED,
 };
 
 /**
@@ -32,11 +35,16 @@ enum vivi_source_type {
  * @pattern: VIVI_SOURCE_PATTERN: pattern, controls, text and stamp
  * @frame: VIVI_SOURCE_PATTERN: the frame number; drives motion and seeds
  *	the noise
+ * @fed: VIVI_SOURCE_FED: the whole frame, any raw format of the packer's
+ *	table, at most as wide as the scratch was sized for
+ * @aspect: VIVI_SOURCE_FED: enum vivi_aspect, when the shapes differ
  */
 struct vivi_source {
 	enum vivi_source_type type;
 	const struct vivi_gen_settings *pattern;
 	u32 frame;
+	const struct vivi_gen_frame *fed;
+	u32 aspect;
 };
 
 /**
@@ -49,12 +57,24 @@ struct vivi_source {
 size_t vivi_draw_scratch_size(u32 width);
 
 /**
+ * vivi_draw_fed_scratch_size() - bytes of scratch for fed frames too
+ * @width: the widest frame that will be drawn
+ * @fed_width: the widest frame that will be fed
+ *
+ * The scaler's part comes after the rest, so that a fed frame never
+ * touches the pattern's cache.
+ *
+ * Return: the size in bytes
+ */
+size_t vivi_draw_fed_scratch_size(u32 width, u32 fed_width);
+
+/**
  * vivi_draw_planes() - draw a frame, or a band of it, into raw planes
  * @src: where the picture comes from
  * @f: format, size, planes and band, as for vivi_gen_fill()
- * @scratch: vivi_draw_scratch_size(@f->width) bytes, any alignment; what
- *	the source keeps from one frame to the next lies at its start (see
- *	vivi_gen_fill())
+ * @scratch: vivi_draw_scratch_size(@f->width) bytes (for a fed frame,
+ *	vivi_draw_fed_scratch_size()), any alignment; what the source keeps
+ *	from one frame to the next lies at its start (see vivi_gen_fill())
  *
  * Return: 0, or -EINVAL for an unknown source or the source's error
  */

@@ -15,6 +15,7 @@
 
 #include "vivi.h"
 #include "vivi_draw.h"
+#include "vivi_scale.h"
 
 #define VIVI_TEXT_LEN		40
 
@@ -24,21 +25,39 @@
  * @s: the picture settings; its text points into @text
  * @text: the on-screen text lines
  * @quality: the MJPEG quality
+ * @fed: the producer's frame, with VIVI_SOURCE_FED
+ * @fed_buf: its buffer, held while the frame is drawn; else NULL
  */
 struct vivi_frame {
 	struct vivi_source src;
 	struct vivi_gen_settings s;
 	char text[VIVI_GEN_TEXT_LINES][VIVI_TEXT_LEN];
 	u32 quality;
+	struct vivi_gen_frame fed;
+	struct vivi_buffer *fed_buf;
 };
 
 /*
- * Where the picture comes from: the pattern, for now. A producer's frame
- * and an idle slate are the sources to come, chosen here.
+ * Where the picture comes from: the producer's newest frame while it
+ * streams (@fr holds it until vivi_frame_done()), else the pattern
  */
-static enum vivi_source_type vivi_frame_source(const struct vivi_cap *cap)
+static void vivi_frame_source(struct vivi_cap *cap, struct vivi_frame *fr)
 {
-	return VIVI_SOURCE_PATTERN;
+	struct vivi_dev *vivi = cap->node.vivi;
+
+	fr->fed_buf = NULL;
+	if (vivi->cfg.producer)
+		fr->fed_buf = vivi_out_get(&vivi->out, &fr->fed);
+	fr->src.type = fr->fed_buf ? VIVI_SOURCE_FED : VIVI_SOURCE_PATTERN;
+	fr->src.fed = &fr->fed;
+	fr->src.aspect = VIVI_ASPECT_CROP;
+}
+
+/* The frame is drawn: the producer's buffer may go back */
+static void vivi_frame_done(struct vivi_cap *cap, struct vivi_frame *fr)
+{
+	if (fr->fed_buf)
+		vivi_out_put(&cap->node.vivi->out, fr->fed_buf);
 }
 
 /* The text of frame @sequence, due at @due_ns, as @osd_mode asks */
@@ -96,7 +115,7 @@ static void vivi_frame_look(struct vivi_cap *cap, struct vivi_frame *fr,
 	struct v4l2_fract tpf;
 	u32 osd_mode;
 
-	fr->src.type = vivi_frame_source(cap);
+	vivi_frame_source(cap, fr);
 	fr->src.pattern = &fr->s;
 	fr->src.frame = sequence;
 	spin_lock_irq(&vivi->slock);
@@ -158,6 +177,7 @@ int vivi_frame_fill(struct vivi_cap *cap, struct vb2_buffer *vb,
 		vb2_set_plane_payload(vb, 0, ret ? 0 : used);
 	}
 	t = ktime_get_ns() - t0;
+	vivi_frame_done(cap, &fr);
 
 	spin_lock_irq(&vivi->slock);
 	cap->stats.generated++;
@@ -171,10 +191,13 @@ int vivi_frame_fill(struct vivi_cap *cap, struct vb2_buffer *vb,
 /**
  * vivi_frame_scratch_size() - the scratch memory of a capture node
  * @width: the widest frame it serves
+ * @fed: it shows a producer's frames too, of any width it takes
  *
  * Return: the size in bytes, for frames up to @width wide, raw or MJPEG
  */
-size_t vivi_frame_scratch_size(u32 width)
+size_t vivi_frame_scratch_size(u32 width, bool fed)
 {
+	if (fed)
+		return vivi_draw_fed_scratch_size(width, VIVI_MAX_WIDTH);
 	return vivi_draw_scratch_size(width);
 }

@@ -16,12 +16,7 @@
 static int vivi_querycap(struct file *file, void *priv,
 			 struct v4l2_capability *cap)
 {
-	struct vivi_node *node = video_drvdata(file);
-
-	strscpy(cap->driver, VIVI_DRV_NAME, sizeof(cap->driver));
-	strscpy(cap->card, node->vdev.name, sizeof(cap->card));
-	snprintf(cap->bus_info, sizeof(cap->bus_info), "platform:%s-%u",
-		 VIVI_DRV_NAME, node->vivi->inst);
+	vivi_node_querycap(video_drvdata(file), cap);
 	return 0;
 }
 
@@ -184,6 +179,9 @@ static int vivi_enum_input(struct file *file, void *priv,
 	if (inp->index < vivi->cfg.n_inputs) {
 		snprintf(inp->name, sizeof(inp->name), "Camera %u",
 			 inp->index);
+		/* the camera films the producer's frames, when there are any */
+		if (vivi->cfg.producer && !vivi_out_streaming(vivi))
+			inp->status = V4L2_IN_ST_NO_SIGNAL;
 		return 0;
 	}
 	strscpy(inp->name, "HDMI 0", sizeof(inp->name));

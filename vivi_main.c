@@ -51,6 +51,10 @@ static bool fault_controls;
 module_param(fault_controls, bool, 0444);
 MODULE_PARM_DESC(fault_controls, " testing only: offer the debugfs fault knobs as controls too, in their own class (default off)");
 
+static bool producer[VIVI_MAX_DEVS];
+module_param_array(producer, bool, NULL, 0444);
+MODULE_PARM_DESC(producer, " 1: the device gets an output node too, whose frames applications write and its capture node shows (default 0)");
+
 static bool hdmi_input;
 module_param(hdmi_input, bool, 0444);
 MODULE_PARM_DESC(hdmi_input, " one more input after the cameras, an HDMI-like one whose resolution the source sets, changed through debugfs with a source-change event (default off)");
@@ -88,6 +92,7 @@ static void vivi_release(struct v4l2_device *v4l2_dev)
 
 	vivi_dbg(1, vivi, "last reference gone, freeing the device\n");
 	v4l2_ctrl_handler_free(&vivi->ctrl_handler);
+	vivi_out_free(&vivi->out);
 	v4l2_device_unregister(&vivi->v4l2_dev);
 	mutex_destroy(&vivi->lock);
 	kvfree(vivi->cap.scratch);
@@ -99,6 +104,7 @@ static struct vivi_dev *vivi_alloc(struct platform_device *pdev,
 {
 	const struct font_desc *font = find_font("VGA8x16");
 	struct vivi_dev *vivi;
+	size_t size;
 	u32 width;
 
 	vivi = kzalloc(sizeof(*vivi), GFP_KERNEL);
@@ -108,8 +114,8 @@ static struct vivi_dev *vivi_alloc(struct platform_device *pdev,
 	width = vivi_modes_max_width(&cfg->modes);
 	if (cfg->hdmi_input)
 		width = max_t(u32, width, VIVI_MAX_WIDTH);
-	vivi->cap.scratch = kvzalloc(vivi_frame_scratch_size(width),
-				     GFP_KERNEL);
+	size = vivi_frame_scratch_size(width, cfg->producer);
+	vivi->cap.scratch = kvzalloc(size, GFP_KERNEL);
 	if (!vivi->cap.scratch) {
 		kfree(vivi);
 		return NULL;
@@ -205,6 +211,15 @@ static int vivi_node_register(struct vivi_cap *cap)
 	vivi_dv_debugfs(&cap->node, vivi->debugfs);
 	v4l2_info(&vivi->v4l2_dev, "\"%s\" registered as %s\n", vdev->name,
 		  video_device_node_name(vdev));
+	if (!vivi->cfg.producer)
+		return 0;
+	/* the producer's node takes the next free number */
+	vdev = &vivi->out.node.vdev;
+	ret = video_register_device(vdev, VFL_TYPE_VIDEO, -1);
+	if (ret)
+		return ret;
+	v4l2_info(&vivi->v4l2_dev, "\"%s\" registered as %s\n", vdev->name,
+		  video_device_node_name(vdev));
 	return 0;
 }
 
@@ -228,8 +243,14 @@ static void vivi_teardown(struct vivi_dev *vivi)
 		cfg->nr_exact = false;
 		v4l2_info(&vivi->v4l2_dev, "removing %s\n",
 			  video_device_node_name(&vivi->cap.node.vdev));
-		/* stops streaming; the memory goes when the last file closes */
-		vb2_video_unregister_device(&vivi->cap.node.vdev);
+		/* open files get ENODEV; memory goes when the last one closes */
+		video_unregister_device(&vivi->cap.node.vdev);
+		vivi_queue_disconnect(&vivi->cap);
+	}
+	/* once the capture node no longer reads the producer's frames */
+	if (video_is_registered(&vivi->out.node.vdev)) {
+		video_unregister_device(&vivi->out.node.vdev);
+		vivi_out_disconnect(&vivi->out);
 	}
 	v4l2_device_put(&vivi->v4l2_dev);
 }
@@ -258,6 +279,11 @@ static int vivi_probe(struct platform_device *pdev)
 	ret = vivi_node_init(vivi, &vivi->cap);
 	if (ret)
 		goto put_dev;
+	if (vivi->cfg.producer) {
+		ret = vivi_out_init(vivi);
+		if (ret)
+			goto put_dev;
+	}
 	if (cfg->fail_probe) {
 		v4l2_info(&vivi->v4l2_dev, "fail_dev=%u: failing the probe\n",
 			  vivi->inst);
@@ -310,8 +336,8 @@ static struct platform_driver vivi_pdrv = {
 
 /*
  * The parameter behind each setting of a device's config, for the log:
- * card_label and video_nr have an entry per device, the others apply to
- * every device
+ * card_label, video_nr and producer have an entry per device, the others
+ * apply to every device
  */
 static const struct {
 	const char *name;
@@ -323,6 +349,7 @@ static const struct {
 	[VIVI_CONFIG_FORMATS] = { "formats" },
 	[VIVI_CONFIG_HDMI_INPUT] = { "hdmi_input" },
 	[VIVI_CONFIG_FAULT_CONTROLS] = { "fault_controls" },
+	[VIVI_CONFIG_PRODUCER] = { "producer", true },
 };
 
 /* The parameters that are no device's setting */
@@ -358,6 +385,7 @@ static int vivi_param_config(struct vivi_config *cfg, unsigned int inst)
 	vivi_config_defaults(cfg, inst);
 	vivi_config_set_hdmi_input(cfg, hdmi_input);
 	vivi_config_set_fault_controls(cfg, fault_controls);
+	vivi_config_set_producer(cfg, producer[inst]);
 	cfg->fail_probe = fail_dev == inst;
 	ret = vivi_config_set_inputs(cfg, n_inputs, &why) ?:
 	      vivi_config_set_video_nr(cfg, video_nr[inst], &why) ?:

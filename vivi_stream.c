@@ -483,6 +483,11 @@ static int vivi_start_streaming(struct vb2_queue *vq, unsigned int count)
 	struct vivi_cap *cap = vb2_get_drv_priv(vq);
 	int ret;
 
+	/* a STREAMON that raced the unplug finds the node gone */
+	if (!video_is_registered(&cap->node.vdev)) {
+		vivi_return_all_buffers(cap, VB2_BUF_STATE_QUEUED);
+		return -ENODEV;
+	}
 	vivi_inject_stream_start(cap);
 	ret = vivi_inject_fail(cap, VIVI_FAIL_STREAMON);
 	if (ret)
@@ -491,6 +496,8 @@ static int vivi_start_streaming(struct vb2_queue *vq, unsigned int count)
 		ret = vivi_start_thread(cap);
 	if (ret)
 		vivi_return_all_buffers(cap, VB2_BUF_STATE_QUEUED);
+	else if (cap->node.vivi->cfg.producer)
+		vivi_out_consumer(&cap->node.vivi->out, true);
 	return ret;
 }
 
@@ -500,6 +507,29 @@ static void vivi_stop_streaming(struct vb2_queue *vq)
 
 	vivi_stop_thread(cap);
 	vivi_return_all_buffers(cap, VB2_BUF_STATE_ERROR);
+	if (cap->node.vivi->cfg.producer)
+		vivi_out_consumer(&cap->node.vivi->out, false);
+}
+
+/**
+ * vivi_queue_disconnect() - a removed node's stream stops, as a USB camera's
+ * @cap: the capture node, already unregistered
+ *
+ * The queue errs, so a blocked DQBUF, read() or poll() wakes with EIO or
+ * POLLERR however the woken call and this one race for the lock; the
+ * thread stops and queued buffers come back with ERROR. The queue itself
+ * is released at the last close, as uvcvideo's: releasing it here would
+ * stop streaming under the waiter, which would then get EINVAL.
+ */
+void vivi_queue_disconnect(struct vivi_cap *cap)
+{
+	struct mutex *lock = cap->node.queue.lock;
+
+	vb2_queue_error(&cap->node.queue);
+	mutex_lock(lock);
+	vivi_stop_thread(cap);
+	vivi_return_all_buffers(cap, VB2_BUF_STATE_ERROR);
+	mutex_unlock(lock);
 }
 
 static const struct vb2_ops vivi_vb2_ops = {

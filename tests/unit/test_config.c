@@ -212,13 +212,14 @@ static int same_settings(const struct vivi_config *a,
 		       a->formats.count * sizeof(u32)) &&
 	       a->hdmi_input == b->hdmi_input &&
 	       a->fault_controls == b->fault_controls &&
+	       a->producer == b->producer &&
 	       a->fail_probe == b->fail_probe;
 }
 
 static void test_names(void)
 {
 	/* what scripts and docs will rely on, in enum order */
-	const char *want = "label video_nr inputs formats hdmi_input fault_controls sizes rates default_size default_rate default_format";
+	const char *want = "label video_nr inputs formats hdmi_input fault_controls sizes rates default_size default_rate default_format producer";
 	char got[256] = "";
 	unsigned int a;
 
@@ -230,7 +231,7 @@ static void test_names(void)
 	if (strcmp(vivi_config_attr_name(VIVI_CONFIG_ATTRS), "?") ||
 	    strcmp(vivi_config_attr_name(-1), "?"))
 		tu_fail("a setting past the last has a name");
-	tu_done("config: each setting has its configfs name (label, video_nr, inputs, formats, hdmi_input, fault_controls, sizes, rates, default_size, default_rate, default_format)");
+	tu_done("config: each setting has its configfs name (label, video_nr, inputs, formats, hdmi_input, fault_controls, sizes, rates, default_size, default_rate, default_format, producer)");
 }
 
 static void test_defaults(void)
@@ -245,7 +246,7 @@ static void test_defaults(void)
 	if (c.video_nr != -1 || c.n_inputs != 1)
 		tu_fail("video_nr %d, inputs %u: not -1 and 1", c.video_nr,
 			c.n_inputs);
-	if (c.hdmi_input || c.fault_controls || c.fail_probe)
+	if (c.hdmi_input || c.fault_controls || c.producer || c.fail_probe)
 		tu_fail("an opt-in is on");
 	if (c.formats.count != N_FORMATS)
 		tu_fail("%u formats, not %zu", c.formats.count, N_FORMATS);
@@ -549,7 +550,10 @@ static void test_sequences(void)
 			if (s == SETTERS) {
 				bool on = rnd(2);
 
-				if (rnd(2)) {
+				if (rnd(3) == 2) {
+					vivi_config_set_producer(&c, on);
+					model.producer = on;
+				} else if (rnd(2)) {
 					vivi_config_set_hdmi_input(&c, on);
 					model.hdmi_input = on;
 				} else {
@@ -611,6 +615,7 @@ static int bool_byte(size_t off)
 {
 	return off == offsetof(struct vivi_config, hdmi_input) ||
 	       off == offsetof(struct vivi_config, fault_controls) ||
+	       off == offsetof(struct vivi_config, producer) ||
 	       off == offsetof(struct vivi_config, modes.size_limits) ||
 	       off == offsetof(struct vivi_config, nr_exact) ||
 	       off == offsetof(struct vivi_config, fail_probe);
