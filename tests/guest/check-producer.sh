@@ -45,12 +45,14 @@ info() {
 	v4l2-ctl -d "$1" -D 2>/dev/null | sed -n "s/^[[:space:]]*$2 *: //p" | head -n 1
 }
 
-# load_producer PARAMS...: vivi with these parameters; sets CAP and OUT
+# load_producer PARAMS...: vivi with these parameters (configfs items
+# removed first, or vivi would not unload); sets CAP and PROD
 # (device 0's consumer and producer nodes) and CAP1 (device 1's node, if
 # any)
 load_producer() {
+	cfs_clean >/dev/null 2>&1
 	load_vivi "$@" || return 1
-	if ! CAP=$(node_named "vivi 0") || ! OUT=$(node_named "vivi 0 (producer)"); then
+	if ! CAP=$(node_named "vivi 0") || ! PROD=$(node_named "vivi 0 (producer)"); then
 		echo "no 'vivi 0' and 'vivi 0 (producer)' nodes"
 		return 1
 	fi
@@ -153,19 +155,19 @@ produced() {
 
 stage_start "nodes"
 if load_producer n_devs=2 producer=1; then
-	pass "nodes: producer=1 gives 'vivi 0' ($CAP) and 'vivi 0 (producer)' ($OUT)"
+	pass "nodes: producer=1 gives 'vivi 0' ($CAP) and 'vivi 0 (producer)' ($PROD)"
 else
 	fail "nodes: producer=1 gives 'vivi 0' and 'vivi 0 (producer)'" \
 		"$(grep -H . /sys/class/video4linux/*/name | tr '\n' ' ')"
 fi
 n_cap=${CAP#/dev/video}
-n_out=${OUT#/dev/video}
+n_out=${PROD#/dev/video}
 if [ "$n_out" = $((n_cap + 1)) ]; then
 	pass "nodes: the output node is registered right after the capture node"
 else
-	fail "nodes: the output node is registered right after the capture node" "$CAP, $OUT"
+	fail "nodes: the output node is registered right after the capture node" "$CAP, $PROD"
 fi
-got=$(info "$OUT" "Device Caps")
+got=$(info "$PROD" "Device Caps")
 if [ "$got" = "$OUT_CAPS" ]; then
 	pass "nodes: output node device caps exactly VIDEO_OUTPUT|STREAMING|READWRITE ($got)"
 else
@@ -177,18 +179,18 @@ if (( got & 0x1 )) && ! (( got & 0x2 )); then
 else
 	fail "nodes: the capture node stays capture only" "device caps $got"
 fi
-if [ "$(info "$OUT" "Card type")" = "vivi 0 (producer)" ] &&
+if [ "$(info "$PROD" "Card type")" = "vivi 0 (producer)" ] &&
 	[ "$(info "$CAP" "Card type")" = "vivi 0" ]; then
 	pass "nodes: QUERYCAP card names 'vivi 0' and 'vivi 0 (producer)'"
 else
-	fail "nodes: QUERYCAP card names" "'$(info "$CAP" "Card type")', '$(info "$OUT" "Card type")'"
+	fail "nodes: QUERYCAP card names" "'$(info "$CAP" "Card type")', '$(info "$PROD" "Card type")'"
 fi
-if [ "$(info "$OUT" "Bus info")" = "platform:vivi-0" ] &&
+if [ "$(info "$PROD" "Bus info")" = "platform:vivi-0" ] &&
 	[ "$(info "$CAP" "Bus info")" = "platform:vivi-0" ]; then
 	pass "nodes: both nodes have bus_info platform:vivi-0"
 else
 	fail "nodes: both nodes have bus_info platform:vivi-0" \
-		"'$(info "$CAP" "Bus info")', '$(info "$OUT" "Bus info")'"
+		"'$(info "$CAP" "Bus info")', '$(info "$PROD" "Bus info")'"
 fi
 if [ -n "$CAP1" ] && ! node_named "vivi 1 (producer)" >/dev/null; then
 	pass "nodes: device 1 (producer not set) has no output node"
@@ -196,7 +198,7 @@ else
 	fail "nodes: device 1 (producer not set) has no output node" \
 		"$(grep -H . /sys/class/video4linux/*/name | tr '\n' ' ')"
 fi
-out_fmts=$(v4l2-ctl -d "$OUT" --list-formats-out |
+out_fmts=$(v4l2-ctl -d "$PROD" --list-formats-out |
 	sed -n "s/.*\[[0-9]*\]: '\([^ ']*\) *'.*/\1/p")
 want=$(raw_formats "$CAP" | sort | tr '\n' ' ')
 got=$(sort <<<"$out_fmts" | tr '\n' ' ')
@@ -206,32 +208,32 @@ else
 	fail "nodes: the output node offers the capture node's 24 raw formats" \
 		"got $got; want $want"
 fi
-fmt=$(v4l2-ctl -d "$OUT" --get-fmt-video-out 2>&1)
+fmt=$(v4l2-ctl -d "$PROD" --get-fmt-video-out 2>&1)
 if grep -q "Width/Height *: 640/480" <<<"$fmt" &&
 	grep -q "Pixel Format *: 'YUYV'" <<<"$fmt"; then
 	pass "nodes: the output node's default format is YUYV 640x480"
 else
 	fail "nodes: the output node's default format is YUYV 640x480" "$(tr '\n' ' ' <<<"$fmt")"
 fi
-parm=$(v4l2-ctl -d "$OUT" --get-output-parm 2>&1)
+parm=$(v4l2-ctl -d "$PROD" --get-output-parm 2>&1)
 if grep -q "Frames per second: 30.000 (30/1)" <<<"$parm"; then
 	pass "nodes: G_PARM on the output node: 1/30 by default"
 else
 	fail "nodes: G_PARM on the output node: 1/30 by default" "$(tr '\n' ' ' <<<"$parm")"
 fi
-v4l2-ctl -d "$OUT" --set-output-parm 15 >/dev/null 2>&1
-parm=$(v4l2-ctl -d "$OUT" --get-output-parm 2>&1)
-if grep -q "Frames per second: 15.000 (15/1)" <<<"$parm"; then
+v4l2-ctl -d "$PROD" --set-output-parm 15 >/dev/null 2>&1
+parm=$(v4l2-ctl -d "$PROD" --get-output-parm 2>&1)
+if grep -q "Frames per second: 15.000 " <<<"$parm"; then
 	pass "nodes: S_PARM on the output node sets 1/15"
 else
 	fail "nodes: S_PARM on the output node sets 1/15" "$(tr '\n' ' ' <<<"$parm")"
 fi
-v4l2-ctl -d "$OUT" --set-output-parm 30 >/dev/null 2>&1
-outs=$(v4l2-ctl -d "$OUT" --list-outputs 2>&1 | grep -c '^[[:space:]]*Output *:')
+v4l2-ctl -d "$PROD" --set-output-parm 30 >/dev/null 2>&1
+outs=$(v4l2-ctl -d "$PROD" --list-outputs 2>&1 | grep -c '^[[:space:]]*Output *:')
 if [ "$outs" = 1 ]; then
 	pass "nodes: ENUM_OUTPUT lists one output"
 else
-	fail "nodes: ENUM_OUTPUT lists one output" "$outs: $(v4l2-ctl -d "$OUT" --list-outputs 2>&1 | tr '\n' ' ')"
+	fail "nodes: ENUM_OUTPUT lists one output" "$outs: $(v4l2-ctl -d "$PROD" --list-outputs 2>&1 | tr '\n' ' ')"
 fi
 if load_vivi n_devs=2; then
 	names=$(cat /sys/class/video4linux/*/name 2>/dev/null)
@@ -251,7 +253,7 @@ if cfs_load n_devs=0 && cfs_mkdir pc; then
 		fail "nodes: configfs producer reads 0 by default" "'$(cfs_get pc producer)'"
 	fi
 	if cfs_set pc producer 1 && cfs_enable pc; then
-		mapfile -t nodes < <(cfs_nodes pc | tr ' ' '\n' | grep .)
+		mapfile -t nodes <<<"$(cfs_nodes pc | tr ' ' '\n' | grep .)"
 		if [ ${#nodes[@]} = 2 ] && [ "$(info "${nodes[0]}" "Card type")" = pc ] &&
 			[ "$(info "${nodes[1]}" "Card type")" = "pc (producer)" ] &&
 			[ "$(info "${nodes[1]}" "Device Caps")" = "$OUT_CAPS" ]; then
@@ -282,9 +284,9 @@ producer.py random "$T/rand.yuyv" 640 480 8 25
 stage_start "compliance"
 load_producer n_devs=2 producer=1 ||
 	fail "compliance: load vivi producer=1" "$(dmesg | tail -n 2 | tr '\n' ' ')"
-compliance_skew "compliance: output node -s" "$OUT" -s
+compliance_skew "compliance: output node -s" "$PROD" -s
 compliance_skew "compliance: capture node -s, no producer" "$CAP" -s
-bg prod 600 vivi-produce "$OUT" "$T/rand.yuyv"
+bg prod 600 vivi-produce "$PROD" "$T/rand.yuyv"
 if wait_line "$T/prod.log" '^streaming' 30 && wait_signal "$CAP" 10; then
 	compliance_skew "compliance: capture node -s, a producer streaming" "$CAP" -s
 else
@@ -297,7 +299,7 @@ stage_start "passthrough"
 load_producer n_devs=2 producer=1 ||
 	fail "passthrough: load vivi producer=1" "$(dmesg | tail -n 2 | tr '\n' ' ')"
 for mode in mmap userptr dmabuf write; do
-	bg prod 120 vivi-produce -m "$mode" -e "$CAP1" "$OUT" "$T/rand.yuyv"
+	bg prod 120 vivi-produce -m "$mode" -e "$CAP1" "$PROD" "$T/rand.yuyv"
 	if ! wait_line "$T/prod.log" '^streaming' 30; then
 		fail "passthrough $mode: the producer streams" "$(tr '\n' ' ' <"$T/prod.log")"
 		bg_stop prod KILL >/dev/null
@@ -331,7 +333,7 @@ load_producer n_devs=1 producer=1 ||
 	fail "pairs: load vivi producer=1" "$(dmesg | tail -n 2 | tr '\n' ' ')"
 mkdir -p "$T/pairs/p"
 producer.py blocks "$T/pairs/blocks.rgb" 320 240 16 7
-out_fmts=$(v4l2-ctl -d "$OUT" --list-formats-out |
+out_fmts=$(v4l2-ctl -d "$PROD" --list-formats-out |
 	sed -n "s/.*\[[0-9]*\]: '\([^ ']*\) *'.*/\1/p")
 # shellcheck disable=SC2086
 producer.py encode "$T/pairs/blocks.rgb" 320 240 "$T/pairs/p" $out_fmts
@@ -340,7 +342,7 @@ t0=$(date +%s)
 while IFS=: read -r p cons; do
 	c=$T/pairs/c-$p
 	mkdir -p "$c"
-	bg prod 120 vivi-produce -f "$p" -s 320x240 "$OUT" "$T/pairs/p/$p.raw"
+	bg prod 120 vivi-produce -f "$p" -s 320x240 "$PROD" "$T/pairs/p/$p.raw"
 	if ! wait_line "$T/prod.log" '^streaming' 30; then
 		fail "pairs: $p 320x240 to every consumer format" "producer: $(tr '\n' ' ' <"$T/prod.log")"
 		bg_stop prod KILL >/dev/null
@@ -377,7 +379,7 @@ scale() {
 	mkdir -p "$T/scale/c"
 	producer.py blocks "$T/scale/blocks.rgb" "$pw" "$ph" "$b" 11
 	producer.py encode "$T/scale/blocks.rgb" "$pw" "$ph" "$T/scale" YUYV
-	bg prod 120 vivi-produce -f YUYV -s "${pw}x$ph" "$OUT" "$T/scale/YUYV.raw"
+	bg prod 120 vivi-produce -f YUYV -s "${pw}x$ph" "$PROD" "$T/scale/YUYV.raw"
 	if ! wait_line "$T/prod.log" '^streaming' 30; then
 		fail "$name" "producer: $(tr '\n' ' ' <"$T/prod.log")"
 		bg_stop prod KILL >/dev/null
@@ -400,7 +402,7 @@ scale "scaling: 1920x1080 to 640x480 in YUYV and RGB3, the centred 1440x1080 cro
 scale "scaling: 640x360 to 1280x720 in YUYV and RGB3" 640 360 20 1280 720 ""
 stage_end
 
-# fed_by NAME REFCMD -- PRODCMD: PRODCMD feeds $OUT; once the consumer has
+# fed_by NAME REFCMD -- PRODCMD: PRODCMD feeds $PROD; once the consumer has
 # a signal, 45 YUYV 640x480 frames are captured with v4l2-ctl; each must be
 # one of the frames REFCMD writes (the same source into a pipe)
 fed_by() {
@@ -438,13 +440,13 @@ fed_by "ffmpeg -f v4l2" \
 	ffmpeg -v error -f lavfi -i "$src" -frames:v 180 -pix_fmt yuyv422 \
 		-f rawvideo - -- \
 	ffmpeg -v error -re -f lavfi -i "$src" -frames:v 180 -pix_fmt yuyv422 \
-		-f v4l2 "$OUT"
+		-f v4l2 "$PROD"
 caps=video/x-raw,format=YUY2,width=640,height=480,framerate=30/1
 fed_by "GStreamer v4l2sink" \
 	gst-launch-1.0 -q videotestsrc pattern=ball num-buffers=180 ! "$caps" \
 		! fdsink fd=1 -- \
 	gst-launch-1.0 -q videotestsrc pattern=ball num-buffers=180 ! "$caps" \
-		! v4l2sink "device=$OUT"
+		! v4l2sink "device=$PROD"
 stage_end
 
 # frame_of FILE SIZE K OUT: frame K (0-based; -1: the last) of FILE
@@ -465,7 +467,7 @@ rm -f "$T/idle.rgb"
 bg cons 180 vivi-produce -c -f RGB3 -s 320x240 -r 30 -M "$T/idle-fed.rgb" \
 	-O "$T/idle.rgb" "$CAP"
 sleep 3
-deadline 60 vivi-produce -f RGB3 -s 320x240 -r 30 -n 90 "$OUT" "$T/idle-fed.rgb" \
+deadline 60 vivi-produce -f RGB3 -s 320x240 -r 30 -n 90 "$PROD" "$T/idle-fed.rgb" \
 	>"$T/prod.log" 2>&1
 prc=$?
 sleep 3
@@ -513,8 +515,8 @@ stage_end
 
 # fmt_out ARGS: v4l2-ctl --set-fmt-video-out ARGS, then the format it reads
 fmt_out() {
-	v4l2-ctl -d "$OUT" --set-fmt-video-out "$1" >/dev/null 2>&1
-	v4l2-ctl -d "$OUT" --get-fmt-video-out 2>&1 |
+	v4l2-ctl -d "$PROD" --set-fmt-video-out "$1" >/dev/null 2>&1
+	v4l2-ctl -d "$PROD" --get-fmt-video-out 2>&1 |
 		awk '/Width\/Height/ { wh = $3 } /Pixel Format/ { pf = $4 }
 			/Bytes per Line/ { bpl = $5 } /Size Image/ { si = $4 }
 			END { print wh, pf, bpl, si }'
@@ -536,7 +538,7 @@ fmt_is() {
 stage_start "bad input"
 load_producer n_devs=1 producer=1 ||
 	fail "bad input: load vivi producer=1" "$(dmesg | tail -n 2 | tr '\n' ' ')"
-vivi-produce -t "$OUT"
+vivi-produce -t "$PROD"
 fmt_is "bad input: S_FMT 4000x3000 YUYV snaps to 3840x2160" \
 	width=4000,height=3000,pixelformat=YUYV "3840/2160 'YUYV' 7680 16588800"
 fmt_is "bad input: S_FMT 8x8 YUYV grows to 16x16" \
@@ -559,7 +561,7 @@ out = bytearray()
 for y in range(len(src) // 1280):
     out += src[y * 1280:(y + 1) * 1280] + bytes([0x80]) * 256
 open(sys.argv[2], "wb").write(out)' "$T/pad-src.yuyv" "$T/pad.yuyv"
-bg prod 120 vivi-produce -l 1536 "$OUT" "$T/pad.yuyv"
+bg prod 120 vivi-produce -l 1536 "$PROD" "$T/pad.yuyv"
 if wait_line "$T/prod.log" '^streaming' 30; then
 	deadline 60 vivi-produce -c -f YUYV -s 640x480 -n 30 -M "$T/pad-src.yuyv" \
 		"$CAP" >"$T/cons.log" 2>&1
@@ -574,7 +576,7 @@ stage_start "unplug"
 load_producer n_devs=1 producer=1 ||
 	fail "unplug: load vivi producer=1" "$(dmesg | tail -n 2 | tr '\n' ' ')"
 clear_dmesg
-bg prod 60 vivi-produce "$OUT" "$T/rand.yuyv"
+bg prod 60 vivi-produce "$PROD" "$T/rand.yuyv"
 wait_line "$T/prod.log" '^streaming' 30
 bg cons 60 vivi-produce -c -f YUYV -s 640x480 -M "$T/rand.yuyv" "$CAP"
 if wait_line "$T/cons.log" 'match=[0-9]' 30; then
@@ -596,7 +598,7 @@ else
 	fail "unplug: the consumer gets an error and ends" "status $crc: $(tail -n 3 "$T/cons.log" | tr '\n' ' ')"
 fi
 if ! node_named "vivi 0" >/dev/null && ! node_named "vivi 0 (producer)" >/dev/null &&
-	[ ! -e "$CAP" ] && [ ! -e "$OUT" ]; then
+	[ ! -e "$CAP" ] && [ ! -e "$PROD" ]; then
 	pass "unplug: both nodes are gone"
 else
 	fail "unplug: both nodes are gone" "$(ls /dev/video* 2>&1 | tr '\n' ' ')"
@@ -619,7 +621,7 @@ wait_line "$T/cons.log" '^seq=' 30
 bad=0
 t0=$(date +%s)
 for i in $(seq "$cycles"); do
-	if ! deadline 30 vivi-produce -n 6 "$OUT" "$T/rand.yuyv" >"$T/prod.log" 2>&1; then
+	if ! deadline 30 vivi-produce -n 6 "$PROD" "$T/rand.yuyv" >"$T/prod.log" 2>&1; then
 		bad=$((bad + 1))
 		[ "$bad" -gt 1 ] || fail "churn: cycle $i" "$(tail -n 2 "$T/prod.log" | tr '\n' ' ')"
 	fi
