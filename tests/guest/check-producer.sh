@@ -256,9 +256,10 @@ if cfs_load n_devs=0 && cfs_mkdir pc; then
 	fi
 	if cfs_set pc producer 1 && cfs_enable pc; then
 		mapfile -t nodes <<<"$(cfs_nodes pc | tr ' ' '\n' | grep .)"
+		caps2=$(info "${nodes[1]:-}" "Device Caps")
 		if [ ${#nodes[@]} = 2 ] && [ "$(info "${nodes[0]}" "Card type")" = pc ] &&
 			[ "$(info "${nodes[1]}" "Card type")" = "pc (producer)" ] &&
-			[ $(($(info "${nodes[1]}" "Device Caps") & ~EXT_PIX)) = $((OUT_CAPS)) ]; then
+			[ $((${caps2:-0} & ~EXT_PIX)) = $((OUT_CAPS)) ]; then
 			pass "nodes: configfs producer=1: nodes lists ${nodes[*]}, capture then output"
 		else
 			fail "nodes: configfs producer=1: nodes lists both, capture first" \
