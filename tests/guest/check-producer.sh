@@ -304,7 +304,7 @@ load_producer n_devs=2 producer=1 ||
 for mode in mmap userptr dmabuf write; do
 	bg prod 120 vivi-produce -m "$mode" -e "$CAP1" "$PROD" "$T/rand.yuyv"
 	if ! wait_line "$T/prod.log" '^streaming' 30; then
-		fail "passthrough $mode: the producer streams" "$(tr '\n' ' ' <"$T/prod.log")"
+		fail "passthrough $mode: the producer streams" "$(tr '\n' ' ' <"$T/prod.log"); dmesg: $(dmesg | tail -n 3 | tr '\n' ' ')"
 		bg_stop prod KILL >/dev/null
 		continue
 	fi
@@ -342,7 +342,7 @@ out_fmts=$(v4l2-ctl -d "$PROD" --list-formats-out |
 producer.py encode "$T/pairs/blocks.rgb" 320 240 "$T/pairs/p" $out_fmts
 # each producer's comparison runs while the next one's frames are captured
 t0=$(date +%s)
-while IFS=: read -r p cons; do
+while IFS=: read -r p cons <&3; do
 	c=$T/pairs/c-$p
 	mkdir -p "$c"
 	bg prod 120 vivi-produce -f "$p" -s 320x240 "$PROD" "$T/pairs/p/$p.raw"
@@ -367,7 +367,7 @@ while IFS=: read -r p cons; do
 	producer.py compare "pairs: $p 320x240 to $want consumer formats" \
 		"$p" 320 240 "$T/pairs/p/$p.raw" 320 240 $specs >"$c.res" 2>&1 &
 	cmp_pid=$!
-done <<<"$(pair_formats)"
+done 3<<<"$(pair_formats)"
 t1=$(date +%s)
 wait "${cmp_pid:-}" 2>/dev/null
 cat "$T"/pairs/c-*.res
