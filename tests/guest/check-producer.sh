@@ -74,11 +74,13 @@ wait_signal() {
 	return 1
 }
 
-# wait_line FILE REGEX SECS: until FILE has a line matching REGEX
+# wait_line FILE REGEX SECS: until FILE has a line matching REGEX; fails at
+# once if the tool writing FILE failed (its "error" line)
 wait_line() {
 	local i
 	for i in $(seq $(($3 * 5))); do
 		grep -qE "$2" "$1" 2>/dev/null && return 0
+		grep -qx error "$1" 2>/dev/null && return 1
 		sleep 0.2
 	done
 	return 1
