@@ -355,6 +355,7 @@ while IFS=: read -r p cons <&3; do
 	fi
 	deadline 120 vivi-produce -c -s 320x240 -r 120 -F "$cons" -o "$c" \
 		"$CAP" >"$c.txt" 2>&1
+	echo "pairs: $p: $(grep -c . "$c.txt") consumer formats captured at $(($(date +%s) - t0)) s"
 	rc=$(bg_stop prod TERM)
 	[ "$rc" = 0 ] || fail "pairs: $p: the producer" "status $rc: $(tail -n 2 "$T/prod.log" | tr '\n' ' ')"
 	specs=$(awk -v d="$c" 'NF == 3 && $2 ~ /^[0-9]+$/ { print $1 ":" $2 ":" d "/" $1 ".raw" }' "$c.txt")
