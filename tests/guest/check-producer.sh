@@ -24,7 +24,7 @@ UNPLUG=/sys/kernel/debug/vivi/unplug
 OUT_CAPS=0x05000002
 # which the V4L2 core adds to every node's device caps
 EXT_PIX=0x00200000
-NO_SIGNAL=0x1
+NO_SIGNAL=0x2
 
 check "producer: V4L2 core and configfs load, configfs mounted" core_modules
 
