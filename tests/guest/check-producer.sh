@@ -368,7 +368,8 @@ while IFS=: read -r p cons <&3; do
 	wait "${cmp_pid:-}" 2>/dev/null
 	# shellcheck disable=SC2086
 	producer.py compare "pairs: $p 320x240 to $want consumer formats" \
-		"$p" 320 240 "$T/pairs/p/$p.raw" 320 240 $specs >"$c.res" 2>&1 &
+		"$p" 320 240 "$T/pairs/p/$p.raw" 320 240 \
+		--ideal "$T/pairs/blocks.rgb" $specs >"$c.res" 2>&1 &
 	cmp_pid=$!
 done 3<<<"$(pair_formats)"
 t1=$(date +%s)
@@ -397,7 +398,7 @@ scale() {
 	specs=$(awk -v d="$T/scale/c" 'NF == 3 && $2 ~ /^[0-9]+$/ { print $1 ":" $2 ":" d "/" $1 ".raw" }' "$T/scale/c.txt")
 	# shellcheck disable=SC2086
 	producer.py compare "$name" YUYV "$pw" "$ph" "$T/scale/YUYV.raw" \
-		"$cw" "$ch" ${crop:+--crop "$crop"} $specs
+		"$cw" "$ch" ${crop:+--crop "$crop"} --ideal "$T/scale/blocks.rgb" $specs
 }
 
 stage_start "scaling"
