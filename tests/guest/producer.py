@@ -184,10 +184,12 @@ def cmd_compare(a):
     ref = fit(ref)
     # where the picture fed is flat: decoders blur chroma and Bayer
     # across edges by a few pixels, so 4 pixels from any edge
-    mask = flat_mask(fit(ideal), 9)
-    # and 4 pixels from the picture's border, where scalers differ
+    # (in source pixels: 4 output pixels a source pixel when enlarging)
+    grow = max(1, -(-a.cw // (box[2] - box[0])))
+    mask = flat_mask(fit(ideal), 8 * grow + 1)
+    # and 8 pixels from the picture's border, where scalers differ
     ImageDraw.Draw(mask).rectangle((0, 0, a.cw - 1, a.ch - 1), outline=0,
-                                   width=4)
+                                   width=8)
     share = mask.histogram()[255] / (a.cw * a.ch)
     if share < 0.2:
         print(f"FAIL: {a.name}: only {share:.0%} of the reference is flat")
