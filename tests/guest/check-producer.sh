@@ -10,8 +10,8 @@
 # under both; producer start/stop churn under a streaming consumer.
 # VIVI_PRODUCER_PAIRS=all pairs every producer format with every
 # consumer format; =cross (the default, as all takes over 5 minutes under
-# TCG) only every producer format with 7 consumer formats (one of each family)
-# formats and every consumer format with a few producer formats.
+# TCG) every producer format with 7 consumer formats (one of each family)
+# and every consumer format with 4 producer formats.
 # Prints PASS:/FAIL: lines.
 set -u
 . "$(dirname "$0")/lib.sh"
