@@ -12,7 +12,7 @@
 # tests/manifest.sh counts against tests/manifest.txt.
 set -u
 dir=$(dirname "$0")
-stages="check-install check-base check-formats check-transit check-mjpeg check-apps check-gen check-camera check-faults check-source check-clients check-robust check-configfs"
+stages="check-install check-base check-formats check-transit check-mjpeg check-apps check-gen check-camera check-faults check-source check-clients check-robust check-configfs check-producer"
 [ "${VIVI_FULL:-0}" = 1 ] && stages="$stages check-full"
 stages=${VIVI_STAGES:-$stages}
 limit=${VIVI_STAGE_TIMEOUT:-1200}

@@ -1,0 +1,677 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# VM stage: the producer node (producer=1): an output node beside the
+# capture node, whose frames the capture node (the consumer) shows in its
+# own format and size. Its nodes and capabilities, also from configfs;
+# v4l2-compliance on both; every memory mode and OBS's write() sequence
+# byte for byte; format pairs and scaling against an independent reference
+# (producer.py: ffmpeg and PIL); ffmpeg and GStreamer as producers; the
+# test pattern and NO_SIGNAL while no producer streams; bad input; unplug
+# under both; producer start/stop churn under a streaming consumer.
+# VIVI_PRODUCER_PAIRS=all pairs every producer format with every
+# consumer format; =cross (the default, as all takes over 5 minutes under
+# TCG) every producer format with 7 consumer formats (one of each family)
+# and every consumer format with 4 producer formats.
+# Prints PASS:/FAIL: lines.
+set -u
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/configfs.sh"
+
+T=/tmp/producer
+rm -rf "$T"
+mkdir -p "$T"
+UNPLUG=/sys/kernel/debug/vivi/unplug
+# V4L2_CAP_VIDEO_OUTPUT | V4L2_CAP_READWRITE | V4L2_CAP_STREAMING
+OUT_CAPS=0x05000002
+# which the V4L2 core adds to every node's device caps
+EXT_PIX=0x00200000
+NO_SIGNAL=0x2
+
+check "producer: V4L2 core and configfs load, configfs mounted" core_modules
+
+# node_named NAME: the /dev/videoN whose name (sysfs, the card name) is NAME
+node_named() {
+	local n
+	for n in /sys/class/video4linux/video*; do
+		[ -e "$n/name" ] || continue
+		if [ "$(cat "$n/name")" = "$1" ]; then
+			echo "/dev/${n##*/}"
+			return 0
+		fi
+	done
+	return 1
+}
+
+# info DEV FIELD: a line of v4l2-ctl -D ("Card type", "Bus info",
+# "Device Caps")
+info() {
+	v4l2-ctl -d "$1" -D 2>/dev/null | sed -n "s/^[[:space:]]*$2 *: //p" | head -n 1
+}
+
+# load_producer PARAMS...: vivi with these parameters (configfs items
+# removed first, or vivi would not unload); sets CAP and PROD
+# (device 0's consumer and producer nodes) and CAP1 (device 1's node, if
+# any)
+load_producer() {
+	cfs_clean >/dev/null 2>&1
+	load_vivi "$@" || return 1
+	if ! CAP=$(node_named "vivi 0") || ! PROD=$(node_named "vivi 0 (producer)"); then
+		echo "no 'vivi 0' and 'vivi 0 (producer)' nodes"
+		return 1
+	fi
+	CAP1=$(node_named "vivi 1") || CAP1=
+}
+
+# status DEV: the input status of DEV's input 0 (ENUMINPUT), as 0xN
+status() { vivi-produce -S "$1" 2>&1 | sed -n 's/^status=//p'; }
+
+# wait_signal DEV SECS: until DEV's input has a signal (a producer streams)
+wait_signal() {
+	local i
+	for i in $(seq $(($2 * 5))); do
+		[ "$(status "$1")" = 0 ] && return 0
+		sleep 0.2
+	done
+	return 1
+}
+
+# wait_line FILE REGEX SECS: until FILE has a line matching REGEX; fails at
+# once if the tool writing FILE failed (its "error" line)
+wait_line() {
+	local i
+	for i in $(seq $(($3 * 5))); do
+		grep -qE "$2" "$1" 2>/dev/null && return 0
+		grep -qx error "$1" 2>/dev/null && return 1
+		sleep 0.2
+	done
+	return 1
+}
+
+# bg NAME SECS CMD...: CMD in the background under deadline, its output in
+# $T/NAME.log and its exit status in $T/NAME.rc when it ends
+bg() {
+	local name=$1 secs=$2
+	shift 2
+	rm -f "$T/$name.rc"
+	( deadline "$secs" "$@" >"$T/$name.log" 2>&1; echo $? >"$T/$name.rc" ) &
+}
+
+# bg_pid NAME: the pid of the tool that bg NAME started (to signal it)
+bg_pid() {
+	local p
+	for p in $(pgrep -x vivi-produce); do
+		[ "$(readlink "/proc/$p/fd/1")" = "$T/$1.log" ] && { echo "$p"; return 0; }
+	done
+	return 1
+}
+
+# bg_stop NAME SIGNAL: signal bg NAME's tool and wait for it; its status
+bg_stop() {
+	local p
+	p=$(bg_pid "$1") && kill "-$2" "$p"
+	wait_rc "$1"
+}
+
+# wait_rc NAME: wait until bg NAME ended (it has its deadline); its status
+wait_rc() {
+	while [ ! -e "$T/$1.rc" ]; do sleep 0.2; done
+	sleep 0.1
+	cat "$T/$1.rc"
+}
+
+# fed_run NAME LOG MIN: a capture log (vivi-produce -c -M) shows, from the
+# first fed frame on, only fed frames, at least MIN, in no fewer than 2
+# distinct frames, without a sequence gap
+fed_run() {
+	local r
+	r=$(awk -v min="$3" '
+		/^seq=/ {
+			split($3, m, "="); n++
+			if (m[2] >= 0 && !first) first = n
+			if (first && m[2] < 0 && !bad) bad = n
+			if (first && m[2] >= 0) { fed++; d[m[2]] = 1 }
+		}
+		/^frames=/ { summary = $0; split($2, g, "=") }
+		END {
+			for (k in d) distinct++
+			if (!summary) { print "no summary line"; exit }
+			if (!first) { print "no fed frame in " n " frames"; exit }
+			if (bad) { print "frame " bad " is not a fed frame, after fed frame " first; exit }
+			if (fed < min) { print fed " fed frames, want " min; exit }
+			if (distinct < 2) { print "one fed frame only, over and over"; exit }
+			if (g[2] != 0) { print "sequence: " summary; exit }
+			print "ok " fed " of " n " frames are fed frames byte for byte (from frame " first "), " distinct " distinct; " summary
+		}' "$2")
+	if [ "${r%% *}" = ok ]; then
+		pass "$1 (${r#ok })"
+	else
+		fail "$1" "$r; $(grep -v '^seq=' "$2" | tail -n 2 | tr '\n' ' ')"
+	fi
+}
+
+# produced NAME RC LOG: a producer that was stopped by a signal ended well
+produced() {
+	if [ "$2" = 0 ] && grep -q '^stopped frames=' "$3"; then
+		pass "$1 ($(grep '^stopped' "$3"))"
+	else
+		fail "$1" "status $2: $(tail -n 3 "$3" | tr '\n' ' ')"
+	fi
+}
+
+stage_start "nodes"
+if load_producer n_devs=2 producer=1; then
+	pass "nodes: producer=1 gives 'vivi 0' ($CAP) and 'vivi 0 (producer)' ($PROD)"
+else
+	fail "nodes: producer=1 gives 'vivi 0' and 'vivi 0 (producer)'" \
+		"$(grep -H . /sys/class/video4linux/*/name | tr '\n' ' ')"
+fi
+n_cap=${CAP#/dev/video}
+n_out=${PROD#/dev/video}
+if [ "$n_out" = $((n_cap + 1)) ]; then
+	pass "nodes: the output node is registered right after the capture node"
+else
+	fail "nodes: the output node is registered right after the capture node" "$CAP, $PROD"
+fi
+got=$(info "$PROD" "Device Caps")
+if [ -n "$got" ] && [ $((got & ~EXT_PIX)) = $((OUT_CAPS)) ]; then
+	pass "nodes: output node device caps exactly VIDEO_OUTPUT|STREAMING|READWRITE, and the core's EXT_PIX_FORMAT ($got)"
+else
+	fail "nodes: output node device caps" "$got, want $OUT_CAPS (and EXT_PIX_FORMAT)"
+fi
+got=$(info "$CAP" "Device Caps")
+if (( got & 0x1 )) && ! (( got & 0x2 )); then
+	pass "nodes: the capture node stays capture only ($got)"
+else
+	fail "nodes: the capture node stays capture only" "device caps $got"
+fi
+if [ "$(info "$PROD" "Card type")" = "vivi 0 (producer)" ] &&
+	[ "$(info "$CAP" "Card type")" = "vivi 0" ]; then
+	pass "nodes: QUERYCAP card names 'vivi 0' and 'vivi 0 (producer)'"
+else
+	fail "nodes: QUERYCAP card names" "'$(info "$CAP" "Card type")', '$(info "$PROD" "Card type")'"
+fi
+if [ "$(info "$PROD" "Bus info")" = "platform:vivi-0" ] &&
+	[ "$(info "$CAP" "Bus info")" = "platform:vivi-0" ]; then
+	pass "nodes: both nodes have bus_info platform:vivi-0"
+else
+	fail "nodes: both nodes have bus_info platform:vivi-0" \
+		"'$(info "$CAP" "Bus info")', '$(info "$PROD" "Bus info")'"
+fi
+if [ -n "$CAP1" ] && ! node_named "vivi 1 (producer)" >/dev/null; then
+	pass "nodes: device 1 (producer not set) has no output node"
+else
+	fail "nodes: device 1 (producer not set) has no output node" \
+		"$(grep -H . /sys/class/video4linux/*/name | tr '\n' ' ')"
+fi
+out_fmts=$(v4l2-ctl -d "$PROD" --list-formats-out |
+	sed -n "s/.*\[[0-9]*\]: '\([^ ']*\) *'.*/\1/p")
+want=$(raw_formats "$CAP" | sort | tr '\n' ' ')
+got=$(sort <<<"$out_fmts" | tr '\n' ' ')
+if [ "$got" = "$want" ] && [ "$(wc -w <<<"$got")" = 24 ]; then
+	pass "nodes: the output node offers the capture node's 24 raw formats"
+else
+	fail "nodes: the output node offers the capture node's 24 raw formats" \
+		"got $got; want $want"
+fi
+fmt=$(v4l2-ctl -d "$PROD" --get-fmt-video-out 2>&1)
+if grep -q "Width/Height *: 640/480" <<<"$fmt" &&
+	grep -q "Pixel Format *: 'YUYV'" <<<"$fmt"; then
+	pass "nodes: the output node's default format is YUYV 640x480"
+else
+	fail "nodes: the output node's default format is YUYV 640x480" "$(tr '\n' ' ' <<<"$fmt")"
+fi
+parm=$(v4l2-ctl -d "$PROD" --get-output-parm 2>&1)
+if grep -q "Frames per second: 30.000 (30/1)" <<<"$parm"; then
+	pass "nodes: G_PARM on the output node: 1/30 by default"
+else
+	fail "nodes: G_PARM on the output node: 1/30 by default" "$(tr '\n' ' ' <<<"$parm")"
+fi
+v4l2-ctl -d "$PROD" --set-output-parm 15 >/dev/null 2>&1
+parm=$(v4l2-ctl -d "$PROD" --get-output-parm 2>&1)
+if grep -q "Frames per second: 15.000 " <<<"$parm"; then
+	pass "nodes: S_PARM on the output node sets 1/15"
+else
+	fail "nodes: S_PARM on the output node sets 1/15" "$(tr '\n' ' ' <<<"$parm")"
+fi
+v4l2-ctl -d "$PROD" --set-output-parm 30 >/dev/null 2>&1
+outs=$(v4l2-ctl -d "$PROD" --list-outputs 2>&1 | grep -c '^[[:space:]]*Output *:')
+if [ "$outs" = 1 ]; then
+	pass "nodes: ENUM_OUTPUT lists one output"
+else
+	fail "nodes: ENUM_OUTPUT lists one output" "$outs: $(v4l2-ctl -d "$PROD" --list-outputs 2>&1 | tr '\n' ' ')"
+fi
+if load_vivi n_devs=2; then
+	names=$(cat /sys/class/video4linux/*/name 2>/dev/null)
+	if [ "$(wc -l <<<"$names")" = 2 ] && ! grep -q producer <<<"$names"; then
+		pass "nodes: without producer=, two devices make two nodes, no output node"
+	else
+		fail "nodes: without producer=, no output node" "$(tr '\n' ',' <<<"$names")"
+	fi
+else
+	fail "nodes: load vivi n_devs=2" "$(dmesg | tail -n 2 | tr '\n' ' ')"
+fi
+# configfs
+if cfs_load n_devs=0 && cfs_mkdir pc; then
+	if [ "$(cfs_get pc producer)" = 0 ]; then
+		pass "nodes: configfs producer reads 0 by default"
+	else
+		fail "nodes: configfs producer reads 0 by default" "'$(cfs_get pc producer)'"
+	fi
+	if cfs_set pc producer 1 && cfs_enable pc; then
+		mapfile -t nodes <<<"$(cfs_nodes pc | tr ' ' '\n' | grep .)"
+		caps2=$(info "${nodes[1]:-}" "Device Caps")
+		if [ ${#nodes[@]} = 2 ] && [ "$(info "${nodes[0]}" "Card type")" = pc ] &&
+			[ "$(info "${nodes[1]}" "Card type")" = "pc (producer)" ] &&
+			[ $((${caps2:-0} & ~EXT_PIX)) = $((OUT_CAPS)) ]; then
+			pass "nodes: configfs producer=1: nodes lists ${nodes[*]}, capture then output"
+		else
+			fail "nodes: configfs producer=1: nodes lists both, capture first" \
+				"nodes '$(cfs_nodes pc | tr '\n' ' ')': $(for n in "${nodes[@]}"; do echo "$n '$(info "$n" "Card type")' $(info "$n" "Device Caps");"; done)"
+		fi
+		cfs_disable pc
+		if ! node_named pc >/dev/null && ! node_named "pc (producer)" >/dev/null; then
+			pass "nodes: configfs enabled=0 removes both nodes"
+		else
+			fail "nodes: configfs enabled=0 removes both nodes" \
+				"$(grep -H . /sys/class/video4linux/*/name | tr '\n' ' ')"
+		fi
+	else
+		fail "nodes: configfs producer=1 and enabled=1" "$CFS_ERRNO ($CFS_ERR)"
+	fi
+	cfs_clean >/dev/null
+else
+	fail "nodes: configfs item" "$CFS_ERRNO ($CFS_ERR)"
+fi
+stage_end
+
+# the frames of the passthrough and churn parts: 8 distinct YUYV frames
+producer.py random "$T/rand.yuyv" 640 480 8 25
+
+stage_start "compliance"
+load_producer n_devs=2 producer=1 ||
+	fail "compliance: load vivi producer=1" "$(dmesg | tail -n 2 | tr '\n' ' ')"
+compliance_skew "compliance: output node -s" "$PROD" -s
+compliance_skew "compliance: capture node -s, no producer" "$CAP" -s
+bg prod 600 vivi-produce "$PROD" "$T/rand.yuyv"
+if wait_line "$T/prod.log" '^streaming' 30 && wait_signal "$CAP" 10; then
+	compliance_skew "compliance: capture node -s, a producer streaming" "$CAP" -s
+else
+	fail "compliance: capture node -s, a producer streaming" "no producer: $(tr '\n' ' ' <"$T/prod.log")"
+fi
+produced "compliance: the producer streamed through it" "$(bg_stop prod TERM)" "$T/prod.log"
+stage_end
+
+stage_start "passthrough"
+load_producer n_devs=2 producer=1 ||
+	fail "passthrough: load vivi producer=1" "$(dmesg | tail -n 2 | tr '\n' ' ')"
+for mode in mmap userptr dmabuf write; do
+	bg prod 120 vivi-produce -m "$mode" -e "$CAP1" "$PROD" "$T/rand.yuyv"
+	if ! wait_line "$T/prod.log" '^streaming' 30; then
+		fail "passthrough $mode: the producer streams" "$(tr '\n' ' ' <"$T/prod.log"); dmesg: $(dmesg | tail -n 3 | tr '\n' ' ')"
+		bg_stop prod KILL >/dev/null
+		continue
+	fi
+	deadline 60 vivi-produce -c -f YUYV -s 640x480 -n 60 -M "$T/rand.yuyv" \
+		"$CAP" >"$T/cons.log" 2>&1
+	rc=$(bg_stop prod TERM)
+	fed_run "passthrough $mode: YUYV 640x480 frames come out unchanged" "$T/cons.log" 40
+	produced "passthrough $mode: the producer stops cleanly" "$rc" "$T/prod.log"
+done
+stage_end
+
+# pair_formats: the producer and consumer formats of the pairs part, as
+# "P:C1,C2,..." lines
+pair_formats() {
+	local p few_p few_c cons all
+	all=$(raw_formats "$CAP" | paste -sd,)
+	few_p=" YUYV YU12 RGB3 BA81 "
+	few_c="YUYV,NV12,422P,XR24,RGBP,GREY,RGGB"
+	for p in $out_fmts; do
+		cons=$all
+		[ "${VIVI_PRODUCER_PAIRS:-cross}" = all ] || [[ $few_p == *" $p "* ]] ||
+			cons=$few_c
+		echo "$p:$cons"
+	done
+}
+
+# The long matrices, in make check-full: the format pairs (every producer
+# format to a consumer format of each family, 576 pairs with
+# VIVI_PRODUCER_PAIRS=all) and ffmpeg's and GStreamer's producers, whose
+# reference frames take minutes to hash under TCG. check-kernel's producer
+# part checks fed frames byte for byte on every kernel.
+if [ "${VIVI_FULL:-0}" = 1 ]; then
+stage_start "format pairs"
+load_producer n_devs=1 producer=1 ||
+	fail "pairs: load vivi producer=1" "$(dmesg | tail -n 2 | tr '\n' ' ')"
+mkdir -p "$T/pairs/p"
+producer.py blocks "$T/pairs/blocks.rgb" 320 240 16 7
+out_fmts=$(v4l2-ctl -d "$PROD" --list-formats-out |
+	sed -n "s/.*\[[0-9]*\]: '\([^ ']*\) *'.*/\1/p")
+# shellcheck disable=SC2086
+producer.py encode "$T/pairs/blocks.rgb" 320 240 "$T/pairs/p" $out_fmts
+# each producer's comparison runs while the next one's frames are captured
+t0=$(date +%s)
+while IFS=: read -r p cons <&3; do
+	c=$T/pairs/c-$p
+	mkdir -p "$c"
+	bg prod 120 vivi-produce -f "$p" -s 320x240 "$PROD" "$T/pairs/p/$p.raw"
+	if ! wait_line "$T/prod.log" '^streaming' 30; then
+		fail "pairs: $p 320x240 to every consumer format" "producer: $(tr '\n' ' ' <"$T/prod.log")"
+		bg_stop prod KILL >/dev/null
+		continue
+	fi
+	deadline 120 vivi-produce -c -s 320x240 -r 120 -F "$cons" -o "$c" \
+		"$CAP" >"$c.txt" 2>&1
+	echo "pairs: $p: $(grep -c . "$c.txt") consumer formats captured at $(($(date +%s) - t0)) s"
+	rc=$(bg_stop prod TERM)
+	[ "$rc" = 0 ] || fail "pairs: $p: the producer" "status $rc: $(tail -n 2 "$T/prod.log" | tr '\n' ' ')"
+	specs=$(awk -v d="$c" 'NF == 3 && $2 ~ /^[0-9]+$/ { print $1 ":" $2 ":" d "/" $1 ".raw" }' "$c.txt")
+	want=$(tr ',' '\n' <<<"$cons" | wc -l)
+	if [ "$(wc -l <<<"$specs")" != "$want" ]; then
+		fail "pairs: $p 320x240 to $want consumer formats" \
+			"captured $(wc -l <<<"$specs"): $(tail -n 2 "$c.txt" | tr '\n' ' ')"
+		continue
+	fi
+	wait "${cmp_pid:-}" 2>/dev/null
+	# shellcheck disable=SC2086
+	producer.py compare "pairs: $p 320x240 to $want consumer formats" \
+		"$p" 320 240 "$T/pairs/p/$p.raw" 320 240 \
+		--ideal "$T/pairs/blocks.rgb" $specs >"$c.res" 2>&1 &
+	cmp_pid=$!
+done 3<<<"$(pair_formats)"
+t1=$(date +%s)
+wait "${cmp_pid:-}" 2>/dev/null
+cat "$T"/pairs/c-*.res
+echo "pairs: captures $((t1 - t0)) s, comparisons $(($(date +%s) - t1)) s after"
+stage_end
+fi
+
+# scale NAME PW PH BLOCK CW CH CROP: a PWxPH YUYV picture of BLOCK-pixel
+# blocks fed, the consumer at CWxCH in YUYV and RGB3 against the reference
+scale() {
+	local name=$1 pw=$2 ph=$3 b=$4 cw=$5 ch=$6 crop=$7 specs
+	rm -rf "$T/scale"
+	mkdir -p "$T/scale/c"
+	producer.py blocks "$T/scale/blocks.rgb" "$pw" "$ph" "$b" 11
+	producer.py encode "$T/scale/blocks.rgb" "$pw" "$ph" "$T/scale" YUYV
+	bg prod 120 vivi-produce -f YUYV -s "${pw}x$ph" "$PROD" "$T/scale/YUYV.raw"
+	if ! wait_line "$T/prod.log" '^streaming' 30; then
+		fail "$name" "producer: $(tr '\n' ' ' <"$T/prod.log")"
+		bg_stop prod KILL >/dev/null
+		return
+	fi
+	deadline 120 vivi-produce -c -s "${cw}x$ch" -r 30 -F YUYV,RGB3 \
+		-o "$T/scale/c" "$CAP" >"$T/scale/c.txt" 2>&1
+	bg_stop prod TERM >/dev/null
+	specs=$(awk -v d="$T/scale/c" 'NF == 3 && $2 ~ /^[0-9]+$/ { print $1 ":" $2 ":" d "/" $1 ".raw" }' "$T/scale/c.txt")
+	# shellcheck disable=SC2086
+	producer.py compare "$name" YUYV "$pw" "$ph" "$T/scale/YUYV.raw" \
+		"$cw" "$ch" ${crop:+--crop "$crop"} --ideal "$T/scale/blocks.rgb" $specs
+}
+
+stage_start "scaling"
+load_producer n_devs=1 producer=1 ||
+	fail "scaling: load vivi producer=1" "$(dmesg | tail -n 2 | tr '\n' ' ')"
+scale "scaling: 1920x1080 to 640x480 in YUYV and RGB3, the centred 1440x1080 cropped" \
+	1920 1080 60 640 480 240,0,1680,1080
+scale "scaling: 640x360 to 1280x720 in YUYV and RGB3" 640 360 20 1280 720 ""
+stage_end
+
+# fed_by NAME REFCMD -- PRODCMD: PRODCMD feeds $PROD; once the consumer has
+# a signal, 45 YUYV 640x480 frames are captured with v4l2-ctl; each must be
+# one of the frames REFCMD writes (the same source into a pipe)
+fed_by() {
+	local name=$1 ref=() rc
+	shift
+	while [ "$1" != -- ]; do ref+=("$1"); shift; done
+	shift
+	"${ref[@]}" 2>"$T/ref.err" | producer.py hashes 614400 >"$T/ref.txt"
+	[ -s "$T/ref.txt" ] || { fail "$name" "no reference frames: $(tail -n 2 "$T/ref.err")"; return; }
+	bg prod 120 "$@"
+	if ! wait_signal "$CAP" 60; then
+		fail "$name" "no signal on $CAP within 60 s: $(tail -n 3 "$T/prod.log" | tr '\n' ' ')"
+		wait_rc prod >/dev/null
+		return
+	fi
+	rm -f "$T/cap.raw"
+	deadline 60 v4l2-ctl -d "$CAP" -v width=640,height=480,pixelformat=YUYV \
+		--stream-mmap --stream-count=45 --stream-to="$T/cap.raw" >"$T/cap.log" 2>&1
+	producer.py hashes 614400 <"$T/cap.raw" >"$T/cap.txt"
+	producer.py fed "$name: the consumer shows exactly the fed frames" \
+		"$T/ref.txt" "$T/cap.txt" 30
+	rc=$(wait_rc prod)
+	if [ "$rc" = 0 ]; then
+		pass "$name: the producer ends well"
+	else
+		fail "$name: the producer ends well" "status $rc: $(tail -n 3 "$T/prod.log" | tr '\n' ' ')"
+	fi
+}
+
+if [ "${VIVI_FULL:-0}" = 1 ]; then
+stage_start "real producers"
+load_producer n_devs=1 producer=1 ||
+	fail "real producers: load vivi producer=1" "$(dmesg | tail -n 2 | tr '\n' ' ')"
+src=testsrc2=size=640x480:rate=30
+fed_by "ffmpeg -f v4l2" \
+	ffmpeg -v error -f lavfi -i "$src" -frames:v 180 -pix_fmt yuyv422 \
+		-f rawvideo - -- \
+	ffmpeg -v error -re -f lavfi -i "$src" -frames:v 180 -pix_fmt yuyv422 \
+		-f v4l2 "$PROD"
+caps=video/x-raw,format=YUY2,width=640,height=480,framerate=30/1
+fed_by "GStreamer v4l2sink" \
+	gst-launch-1.0 -q videotestsrc pattern=ball num-buffers=180 ! "$caps" \
+		! fdsink fd=1 -- \
+	gst-launch-1.0 -q videotestsrc pattern=ball num-buffers=180 ! "$caps" \
+		! v4l2sink "device=$PROD"
+stage_end
+fi
+
+# frame_of FILE SIZE K OUT: frame K (0-based; -1: the last) of FILE
+frame_of() {
+	local k=$3 n
+	n=$(($(stat -c %s "$1") / $2))
+	[ "$k" -ge 0 ] || k=$((n + k))
+	dd if="$1" of="$4" bs="$2" skip="$k" count=1 status=none
+}
+
+stage_start "idle"
+load_producer n_devs=1 producer=1 ||
+	fail "idle: load vivi producer=1" "$(dmesg | tail -n 2 | tr '\n' ' ')"
+producer.py blocks "$T/i1.rgb" 320 240 16 3
+producer.py blocks "$T/i2.rgb" 320 240 16 4
+cat "$T/i1.rgb" "$T/i2.rgb" >"$T/idle-fed.rgb"
+rm -f "$T/idle.rgb"
+bg cons 180 vivi-produce -c -f RGB3 -s 320x240 -r 30 -M "$T/idle-fed.rgb" \
+	-O "$T/idle.rgb" "$CAP"
+sleep 3
+deadline 60 vivi-produce -f RGB3 -s 320x240 -r 30 -n 90 "$PROD" "$T/idle-fed.rgb" \
+	>"$T/prod.log" 2>&1
+prc=$?
+sleep 3
+crc=$(bg_stop cons USR1)
+[ "$prc" = 0 ] || fail "idle: the producer" "status $prc: $(tail -n 2 "$T/prod.log" | tr '\n' ' ')"
+[ "$crc" = 0 ] || fail "idle: the consumer" "status $crc: $(tail -n 2 "$T/cons.log" | tr '\n' ' ')"
+# phases: before (no fed frame yet), during (fed frames), after; a frame's
+# status is read just after its DQBUF, so the two frames at each change
+# may see the other phase's status
+awk -v ns="$NO_SIGNAL" '
+	/^seq=/ {
+		split($2, s, "="); split($3, m, "=")
+		n++; st[n] = s[2]; fed[n] = m[2] >= 0
+	}
+	/^frames=/ { summary = $0; split($2, g, "=") }
+	END {
+		for (i = 1; i <= n && !fed[i]; i++) ;
+		first = i
+		for (; i <= n && fed[i]; i++) ;
+		last = i - 1
+		for (; i <= n && !fed[i]; i++) ;
+		printf "frames %d, fed %d to %d, %s\n", n, first, last, summary
+		bad = 0
+		for (i = 1; i < first - 2; i++) if (st[i] != ns) bad++
+		print (first > 10 && first <= n && !bad ? "PASS" : "FAIL") \
+			": idle: before a producer, status NO_SIGNAL (" first - 1 " frames, " bad " not)"
+		bad = 0
+		for (i = first + 2; i < last - 2; i++) if (st[i] != "0") bad++
+		print (last - first > 30 && !bad ? "PASS" : "FAIL") \
+			": idle: while a producer streams, its frames and status 0 (" last - first + 1 " frames, " bad " not 0)"
+		bad = 0
+		for (i = last + 3; i <= n; i++) if (st[i] != ns) bad++
+		print (n - last > 10 && i > n && !bad ? "PASS" : "FAIL") \
+			": idle: after the producer stops, no fed frame and NO_SIGNAL (" n - last " frames, " bad " not; " (i > n ? "no fed frame" : "a fed frame again at " i) ")"
+		print (summary != "" && g[2] == 0 ? "PASS" : "FAIL") \
+			": idle: the consumer sequence has no gap across it all (" summary ")"
+	}' "$T/cons.log"
+frame_of "$T/idle.rgb" 230400 0 "$T/idle-first.rgb"
+frame_of "$T/idle.rgb" 230400 -1 "$T/idle-last.rgb"
+bars.py "idle: the first frame, before a producer, is the 75% bars" \
+	"$T/idle-first.rgb" --raw 320x240
+bars.py "idle: the last frame, after the producer stopped, is the 75% bars" \
+	"$T/idle-last.rgb" --raw 320x240
+stage_end
+
+# fmt_out ARGS: v4l2-ctl --set-fmt-video-out ARGS, then the format it reads
+fmt_out() {
+	v4l2-ctl -d "$PROD" --set-fmt-video-out "$1" >/dev/null 2>&1
+	v4l2-ctl -d "$PROD" --get-fmt-video-out 2>&1 |
+		awk '/Width\/Height/ { wh = $3 } /Pixel Format/ { pf = $4 }
+			/Bytes per Line/ { bpl = $5 } /Size Image/ { si = $4 }
+			END { print wh, pf, bpl, si }'
+}
+
+# fmt_is NAME ARGS WANT: fmt_out ARGS reads WANT ("W/H 'FCC' BPL SIZE"; a
+# field * matches anything)
+fmt_is() {
+	local got
+	got=$(fmt_out "$2")
+	# shellcheck disable=SC2053
+	if [[ $got == $3 ]]; then
+		pass "$1 ($got)"
+	else
+		fail "$1" "reads '$got', want '$3'"
+	fi
+}
+
+stage_start "bad input"
+load_producer n_devs=1 producer=1 ||
+	fail "bad input: load vivi producer=1" "$(dmesg | tail -n 2 | tr '\n' ' ')"
+vivi-produce -t "$PROD"
+fmt_is "bad input: S_FMT 4000x3000 YUYV snaps to 3840x2160" \
+	width=4000,height=3000,pixelformat=YUYV "3840/2160 'YUYV' 7680 16588800"
+fmt_is "bad input: S_FMT 8x8 YUYV grows to 16x16" \
+	width=8,height=8,pixelformat=YUYV "16/16 'YUYV' 32 512"
+fmt_is "bad input: S_FMT 321x241 NV12 rounds down to 320x240" \
+	width=321,height=241,pixelformat=NV12 "320/240 'NV12' 320 115200"
+fmt_is "bad input: S_FMT 321x241 RGB3 keeps its odd size" \
+	width=321,height=241,pixelformat=RGB3 "321/241 'RGB3' 963 *"
+fmt_is "bad input: S_FMT YUYV 640x480 with bytesperline 1536 keeps it" \
+	width=640,height=480,pixelformat=YUYV,bytesperline=1536 "640/480 'YUYV' 1536 737280"
+fmt_is "bad input: S_FMT YUYV 640x480 with bytesperline 100 gets the minimum" \
+	width=640,height=480,pixelformat=YUYV,bytesperline=100 "640/480 'YUYV' 1280 614400"
+# a padded producer stream: frames of 1536-byte lines, the consumer at the
+# same format and size gets the unpadded pictures
+producer.py random "$T/pad-src.yuyv" 640 480 2 9
+python3 -c '
+import sys
+src = open(sys.argv[1], "rb").read()
+out = bytearray()
+for y in range(len(src) // 1280):
+    out += src[y * 1280:(y + 1) * 1280] + bytes([0x80]) * 256
+open(sys.argv[2], "wb").write(out)' "$T/pad-src.yuyv" "$T/pad.yuyv"
+bg prod 120 vivi-produce -l 1536 "$PROD" "$T/pad.yuyv"
+if wait_line "$T/prod.log" '^streaming' 30; then
+	deadline 60 vivi-produce -c -f YUYV -s 640x480 -n 30 -M "$T/pad-src.yuyv" \
+		"$CAP" >"$T/cons.log" 2>&1
+	fed_run "bad input: a producer at bytesperline 1536 feeds the pictures without the padding" "$T/cons.log" 15
+else
+	fail "bad input: a producer at bytesperline 1536" "$(tr '\n' ' ' <"$T/prod.log")"
+fi
+bg_stop prod TERM >/dev/null
+stage_end
+
+stage_start "unplug"
+load_producer n_devs=1 producer=1 ||
+	fail "unplug: load vivi producer=1" "$(dmesg | tail -n 2 | tr '\n' ' ')"
+clear_dmesg
+bg prod 60 vivi-produce "$PROD" "$T/rand.yuyv"
+wait_line "$T/prod.log" '^streaming' 30
+bg cons 60 vivi-produce -c -f YUYV -s 640x480 -M "$T/rand.yuyv" "$CAP"
+if wait_line "$T/cons.log" 'match=[0-9]' 30; then
+	pass "unplug: producer and consumer stream"
+else
+	fail "unplug: producer and consumer stream" "$(tail -n 2 "$T/prod.log" "$T/cons.log" | tr '\n' ' ')"
+fi
+echo 0 >"$UNPLUG"
+prc=$(wait_rc prod)
+crc=$(wait_rc cons)
+if [ "$prc" = 2 ]; then
+	pass "unplug: the producer gets an error and ends ($(grep -v '^error' "$T/prod.log" | tail -n 1))"
+else
+	fail "unplug: the producer gets an error and ends" "status $prc: $(tail -n 3 "$T/prod.log" | tr '\n' ' ')"
+fi
+if [ "$crc" = 2 ] && grep -q '^dqbuf: ' "$T/cons.log"; then
+	pass "unplug: the consumer gets an error and ends ($(grep '^dqbuf' "$T/cons.log"))"
+else
+	fail "unplug: the consumer gets an error and ends" "status $crc: $(tail -n 3 "$T/cons.log" | tr '\n' ' ')"
+fi
+if ! node_named "vivi 0" >/dev/null && ! node_named "vivi 0 (producer)" >/dev/null &&
+	[ ! -e "$CAP" ] && [ ! -e "$PROD" ]; then
+	pass "unplug: both nodes are gone"
+else
+	fail "unplug: both nodes are gone" "$(ls /dev/video* 2>&1 | tr '\n' ' ')"
+fi
+bad=$(bad_dmesg | head -n 3)
+if [ -z "$bad" ]; then
+	pass "unplug: kernel log clean"
+else
+	fail "unplug: kernel log clean" "$(tr '\n' ' ' <<<"$bad")"
+fi
+check "unplug: vivi unloads afterwards" unload_vivi
+stage_end
+
+stage_start "churn"
+load_producer n_devs=1 producer=1 ||
+	fail "churn: load vivi producer=1" "$(dmesg | tail -n 2 | tr '\n' ' ')"
+cycles=${VIVI_PRODUCER_CYCLES:-50}
+bg cons 600 vivi-produce -c -f YUYV -s 640x480 -M "$T/rand.yuyv" "$CAP"
+wait_line "$T/cons.log" '^seq=' 30
+bad=0
+t0=$(date +%s)
+for i in $(seq "$cycles"); do
+	if ! deadline 30 vivi-produce -n 6 "$PROD" "$T/rand.yuyv" >"$T/prod.log" 2>&1; then
+		bad=$((bad + 1))
+		[ "$bad" -gt 1 ] || fail "churn: cycle $i" "$(tail -n 2 "$T/prod.log" | tr '\n' ' ')"
+	fi
+done
+t1=$(date +%s)
+sleep 1
+crc=$(bg_stop cons USR1)
+if [ "$bad" = 0 ]; then
+	pass "churn: $cycles producer start/stream/stop cycles end cleanly ($((t1 - t0)) s)"
+else
+	fail "churn: $cycles producer start/stream/stop cycles end cleanly" "$bad failed"
+fi
+summary=$(grep '^frames=' "$T/cons.log")
+fed=$(grep -c 'match=[0-9]' "$T/cons.log")
+idle=$(grep -c 'match=-1' "$T/cons.log")
+changes=$(awk '/^seq=/ { f = $3 !~ /=-1/; if (n && f != p) c++; p = f; n++ } END { print c + 0 }' "$T/cons.log")
+if [ "$crc" = 0 ] && [[ $summary == *" gaps=0 "*" backwards=0" ]]; then
+	pass "churn: the consumer streams throughout without a sequence gap ($summary)"
+else
+	fail "churn: the consumer streams throughout without a sequence gap" \
+		"status $crc, $summary $(grep -v '^seq=' "$T/cons.log" | tail -n 2 | tr '\n' ' ')"
+fi
+if [ "$fed" -gt "$cycles" ] && [ "$changes" -ge "$cycles" ]; then
+	pass "churn: the consumer shows fed frames and the pattern in turn ($fed fed, $idle not, $changes changes)"
+else
+	fail "churn: the consumer shows fed frames and the pattern in turn" \
+		"$fed fed, $idle not, $changes changes, want > $cycles and >= $cycles"
+fi
+bad=$(bad_dmesg | head -n 3)
+if [ -z "$bad" ]; then
+	pass "churn: kernel log clean"
+else
+	fail "churn: kernel log clean" "$(tr '\n' ' ' <<<"$bad")"
+fi
+check "churn: vivi unloads" unload_vivi
+stage_end
