@@ -30,6 +30,33 @@ warnings() {
 		sed 's/[0-9][0-9]*/N/g' | sort -u
 }
 
+# compliance_like_vivi LOG TEST WHO: the compliance run in LOG judged by the
+# rule above (newest kernel: 0 failures, 0 warnings; else no failed test that
+# vivi's own run, k-vivi.failed, did not fail too); WHO names it in the
+# summary line
+compliance_like_vivi() {
+	local log=$1 test="k $K: $2" total extra
+	total=$(grep '^Total for ' "$log" | tail -n 1)
+	echo "k: $3: ${total#*: }"
+	failed "$log" | cut -f1 | sort >"$log.failed"
+	extra=$(cut -f1 "$OUT/k-vivi.failed" | sort | comm -23 "$log.failed" -)
+	if [ -z "$total" ]; then
+		fail "$test" "no summary line, see $log"
+	elif [ "${VIVI_NEWEST:-0}" = 1 ]; then
+		if grep -q 'Failed: 0, Warnings: 0$' <<<"$total"; then
+			pass "$test, newest tool: 0 failures, 0 warnings"
+		else
+			fail "$test, newest tool: 0 failures, 0 warnings" \
+				"${total#*: }; $(grep -E 'fail:|warn:' "$log" | head -n 3 | tr -s ' \t' ' ')"
+		fi
+	elif [ -z "$extra" ]; then
+		pass "$test fails no test that vivi's run above did not (${total#*: })"
+	else
+		fail "$test fails no test that vivi's run above did not" \
+			"$(tr '\n' ';' <<<"$extra")"
+	fi
+}
+
 echo "k: kernel $K, v4l-utils $(dpkg-query -W -f='${Version}' v4l-utils), $(python3 --version)"
 stage_start "kernel $K: vivid"
 check "k $K: V4L2 core modules load" core_modules
@@ -217,26 +244,7 @@ else
 	fail "k $K: configfs: each format lists exactly those sizes and rates" "$bad"
 fi
 run_compliance "$OUT/k-cfs.log" "$C" -s
-cfs_total=$(grep '^Total for ' "$OUT/k-cfs.log" | tail -n 1)
-echo "k: configfs camera: ${cfs_total#*: }"
-failed "$OUT/k-cfs.log" | cut -f1 | sort >"$OUT/k-cfs.failed"
-cut -f1 "$OUT/k-vivi.failed" | sort >"$OUT/k-vivi.failed.names"
-extra=$(comm -23 "$OUT/k-cfs.failed" "$OUT/k-vivi.failed.names")
-if [ -z "$cfs_total" ]; then
-	fail "k $K: configfs: compliance -s" "no summary line, see $OUT/k-cfs.log"
-elif [ "${VIVI_NEWEST:-0}" = 1 ]; then
-	if grep -q 'Failed: 0, Warnings: 0$' <<<"$cfs_total"; then
-		pass "k $K: configfs: compliance -s, newest tool: 0 failures, 0 warnings"
-	else
-		fail "k $K: configfs: compliance -s, newest tool: 0 failures, 0 warnings" \
-			"${cfs_total#*: }; $(grep -E 'fail:|warn:' "$OUT/k-cfs.log" | head -n 3 | tr -s ' \t' ' ')"
-	fi
-elif [ -z "$extra" ]; then
-	pass "k $K: configfs: compliance -s fails no test that vivi's run above did not (${cfs_total#*: })"
-else
-	fail "k $K: configfs: compliance -s fails no test that vivi's run above did not" \
-		"$(tr '\n' ';' <<<"$extra")"
-fi
+compliance_like_vivi "$OUT/k-cfs.log" "configfs: compliance -s" "configfs camera"
 # frames at each size: the 75% bars, YUYV, checked by pattern.py
 bad=
 for s in 1366x768 1080x1920 2560x1080; do
@@ -320,25 +328,8 @@ else
 	fail "k $K: producer: $O is an output node only" "caps '$caps'"
 fi
 run_compliance "$OUT/k-prod.log" "$O" -s -e "$C"
-p_total=$(grep '^Total for ' "$OUT/k-prod.log" | tail -n 1)
-echo "k: producer node: ${p_total#*: }"
-failed "$OUT/k-prod.log" | cut -f1 | sort >"$OUT/k-prod.failed"
-extra=$(comm -23 "$OUT/k-prod.failed" "$OUT/k-vivi.failed.names")
-if [ -z "$p_total" ]; then
-	fail "k $K: producer: compliance -s" "no summary line, see $OUT/k-prod.log"
-elif [ "${VIVI_NEWEST:-0}" = 1 ]; then
-	if grep -q 'Failed: 0, Warnings: 0$' <<<"$p_total"; then
-		pass "k $K: producer: compliance -s on the output node, newest tool: 0 failures, 0 warnings"
-	else
-		fail "k $K: producer: compliance -s on the output node, newest tool" \
-			"${p_total#*: }; $(grep -E 'fail:|warn:' "$OUT/k-prod.log" | head -n 3 | tr -s ' \t' ' ')"
-	fi
-elif [ -z "$extra" ]; then
-	pass "k $K: producer: compliance -s on the output node fails no test that vivi's capture run did not (${p_total#*: })"
-else
-	fail "k $K: producer: compliance -s on the output node fails no test that vivi's capture run did not" \
-		"$(tr '\n' ';' <<<"$extra")"
-fi
+compliance_like_vivi "$OUT/k-prod.log" \
+	"producer: compliance -s on the output node" "producer node"
 st=$(v4l2-ctl -d "$C" --get-input 2>/dev/null)
 python3 -c "import os, sys; sys.stdout.buffer.write(os.urandom(320 * 240 * 2 * 3))" >/tmp/kp.in
 v4l2-ctl -d "$O" -x width=320,height=240,pixelformat=YUYV --stream-out-mmap \
@@ -372,17 +363,8 @@ fi
 v4l2-ctl -d "$C" --stream-mmap --stream-count=100000 --stream-to=/dev/null >/dev/null 2>&1 &
 cons=$!
 sleep 1
-# gone PID: PID ends within 20 s
-gone() {
-	local i
-	for i in $(seq 40); do
-		kill -0 "$1" 2>/dev/null || return 0
-		sleep 0.5
-	done
-	return 1
-}
 echo 0 >/sys/kernel/debug/vivi/unplug
-if gone "$prod" && gone "$cons" && [ ! -e "$C" ] && [ ! -e "$O" ]; then
+if pid_gone "$prod" 20 && pid_gone "$cons" 20 && [ ! -e "$C" ] && [ ! -e "$O" ]; then
 	pass "k $K: producer: an unplug under the producer's and the consumer's streams ends both, both nodes go"
 else
 	fail "k $K: producer: an unplug under both streams" "a client did not end, or a node is left"

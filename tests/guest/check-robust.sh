@@ -71,16 +71,6 @@ for spec in "4 2" "4 3" "1 0"; do
 done
 check "fail_dev: kernel log clean after the failed loads" log_clean
 
-# opener_gone PID: wait up to 30 s for vivi-opener to end (a close that
-# runs freed module code may leave it stuck)
-opener_gone() {
-	local t
-	for t in $(seq 30); do
-		kill -0 "$1" 2>/dev/null || return 0
-		sleep 1
-	done
-	return 1
-}
 
 # A process (udev, a camera application) may open device 0's node while
 # device 7 still probes; when device 7 fails, the module is freed, and a
@@ -99,7 +89,8 @@ done
 out=$(insmod /tmp/vivi.ko n_devs=8 fail_dev=7 2>&1)
 rc=$?
 touch /tmp/opener.stop
-opener_gone $op || echo "opener: still running after 30 s"
+# a close that runs freed module code may leave vivi-opener stuck
+pid_gone "$op" 30 || echo "opener: still running after 30 s"
 cat /tmp/opener.out
 opens=$(grep -c '^opener: opened' /tmp/opener.out)
 if [ $rc = 0 ]; then

@@ -191,6 +191,17 @@ deadline() {
 	return 124
 }
 
+# pid_gone PID SECS: true once process PID has ended (any process, not only
+# a child of this shell), false if it still runs after SECS seconds
+pid_gone() {
+	local i
+	for i in $(seq $(($2 * 2))); do
+		kill -0 "$1" 2>/dev/null || return 0
+		sleep 0.5
+	done
+	return 1
+}
+
 stage_start() { STAGE=$1; STAGE_T0=$(date +%s.%N); echo "== $STAGE"; }
 stage_end() {
 	awk -v s="$STAGE" -v a="$STAGE_T0" -v b="$(date +%s.%N)" \
