@@ -89,16 +89,17 @@ build() {
 	fi
 }
 
-# step NAME CMD...: CMD's lines between "=== step NAME" and its rc line,
-# which tests/manifest.sh counts; a non-zero exit is a FAIL naming it
+# step NAME CMD...: CMD's lines between "=== step NAME" and its rc line
+# (with the seconds it took), which tests/manifest.sh counts; a non-zero
+# exit is a FAIL naming it
 step() {
-	local name=$1 rc
+	local name=$1 rc t=$SECONDS
 	shift
 	echo "=== step $name"
 	"$@"
 	rc=$?
 	[ $rc = 0 ] || echo "FAIL: $name: exited with status $rc"
-	echo "=== step $name rc=$rc"
+	echo "=== step $name rc=$rc ($((SECONDS - t)) s)"
 }
 
 # the strict build, unit tests, lint, DKMS and make install
@@ -111,9 +112,19 @@ host_steps() {
 	step install install_tree "$KVER" "$PWD" "$BUILD/modroot"
 }
 
+# The newest kernel's root (tests/kernels/root.sh: debootstrap, which
+# tests/deps.sh starts on a machine without it, then apt) is mostly
+# downloading and unpacking: brought up to date in the background, it
+# overlaps the host steps. root.sh holds a lock, so this call waits for
+# deps.sh's, and the newest-kernel step's own call for this one.
+prefetch_root() {
+	tests/kernels/root.sh sid experimental >>"$BUILD/root-prefetch.log" 2>&1 &
+}
+
 run_all() {
 	local vmout="$BUILD/vm-check"
 
+	[ "$run_newest" = 0 ] || [ "$host" = 0 ] || prefetch_root
 	if [ "$host" = 1 ]; then
 		host_steps
 	else

@@ -64,6 +64,29 @@ for p in "${pkgs[@]}"; do
 	fi
 done
 export DEBIAN_FRONTEND=noninteractive
+
+# make check boots the newest kernel in a root of its own suite, made by
+# tests/kernels/root.sh with debootstrap: minutes of downloading and
+# unpacking on a machine that has none yet. Started here, in the
+# background, it overlaps the install below and the host steps; root.sh's
+# lock makes the check's own call wait for it. Only for the check set, as
+# root, and only while there is no root.
+root_wanted() {
+	[ "$kernel2" = 1 ] && [ "$(id -u)" -eq 0 ] &&
+		[ ! -x "${VIVI_ROOTS:-/var/cache/vivi/roots}/sid/usr/bin/gcc" ]
+}
+prefetch_root() {
+	local log=${BUILD:-$PWD/build}/root-prefetch.log
+	mkdir -p "${log%/*}" || return 0
+	echo "deps: making the newest kernel's root in the background (log $log)"
+	setsid tests/kernels/root.sh sid experimental >"$log" 2>&1 </dev/null &
+}
+prefetched=0
+if root_wanted && command -v debootstrap >/dev/null; then
+	prefetch_root
+	prefetched=1
+fi
+
 if [ ${#missing[@]} -gt 0 ]; then
 	if [ "$(id -u)" -ne 0 ]; then
 		echo "deps: missing packages: ${missing[*]}" >&2
@@ -72,6 +95,10 @@ if [ ${#missing[@]} -gt 0 ]; then
 	fi
 	echo "deps: installing ${missing[*]}"
 	apt-get update -q >/dev/null
+	if [ "$prefetched" = 0 ] && root_wanted &&
+		apt-get install -y -q --no-install-recommends debootstrap >/dev/null; then
+		prefetch_root
+	fi
 	apt-get install -y -q --no-install-recommends "${missing[@]}" >/dev/null
 fi
 

@@ -18,6 +18,7 @@ stages=${VIVI_STAGES:-$stages}
 limit=${VIVI_STAGE_TIMEOUT:-1200}
 for stage in $stages; do
 	echo "=== stage $stage"
+	t0=$(date +%s)
 	if [ "$stage" = check-full ]; then
 		"$dir/$stage.sh"
 		rc=$?
@@ -32,5 +33,5 @@ for stage in $stages; do
 		echo "FAIL: $stage: exited with status $rc"
 		lsmod | grep -q '^vivi ' && rmmod vivi
 	fi
-	echo "=== stage $stage rc=$rc"
+	echo "=== stage $stage rc=$rc ($(($(date +%s) - t0)) s)"
 done

@@ -514,9 +514,10 @@ fps=$(v4l2-ctl -d "$D" -P | sed -n 's/.*Frames per second: \(.*\)/\1/p')
 v4l2-ctl -d "$D" -c osd_text=2 -p 29.97 >/dev/null
 # one format of each layout at each size (as check-formats' 3840x2160),
 # pixel by pixel against the RGB24 frame, which must be the bars exactly;
-# MJPEG within its sizeimage bound, decoded by libjpeg
+# MJPEG within its sizeimage bound, decoded by libjpeg. make check checks
+# the portrait size (the browsers' too); check-full all three.
 FORMATS="YUYV NV12 YU12 422P XR24 RGBP GREY BA81"
-for size in $SIZES; do
+for size in $(full_or 1080x1920 "$SIZES"); do
 	w=${size%x*} h=${size#*x}
 	t0=$(date +%s)
 	ref=$T/ref-$size.rgb

@@ -8,6 +8,12 @@ KO=${VIVI_KO:-$SRC/vivi.ko}
 GUEST=$SRC/tests/guest
 export PATH="$TOOLS:$PATH"
 
+# full_or SHORT LONG: LONG in make check-full (VIVI_FULL=1), else SHORT:
+# the rest of a long matrix runs there (tests/README.md says which)
+full_or() {
+	if [ "${VIVI_FULL:-0}" = 1 ]; then echo "$2"; else echo "$1"; fi
+}
+
 # VIVI_PARTS (make check PARTS=...): an extended regular expression, case
 # aside. A stage (check-*.sh) then runs only the parts whose name matches,
 # a part being its lines from 'stage_start NAME' to 'stage_end'; the lines
