@@ -43,6 +43,8 @@
 #define VIVI_CID_MOTION_SPEED	(VIVI_CID_BASE + 1)
 #define VIVI_CID_FRAME_STAMP	(VIVI_CID_BASE + 2)
 #define VIVI_CID_CONSUMERS	(VIVI_CID_BASE + 3)
+#define VIVI_CID_ASPECT		(VIVI_CID_BASE + 4)
+#define VIVI_CID_IDLE_PICTURE	(VIVI_CID_BASE + 5)
 
 /**
  * enum vivi_osd_mode - the entries of the "OSD Text" menu
@@ -54,6 +56,22 @@ enum vivi_osd_mode {
 	VIVI_OSD_ALL,
 	VIVI_OSD_COUNTERS,
 	VIVI_OSD_NONE,
+};
+
+/**
+ * enum vivi_idle - the entries of the "Idle Picture" menu: what a capture
+ *	node of a producer device shows while no producer streams
+ * @VIVI_IDLE_PATTERN: the test pattern, as a device without a producer
+ * @VIVI_IDLE_NO_SIGNAL: a black slate that says NO SIGNAL
+ * @VIVI_IDLE_LAST_FRAME: the last frame of the producer's last stream
+ *	(the pattern until there is one)
+ * @VIVI_IDLE_COUNT: the number of entries
+ */
+enum vivi_idle {
+	VIVI_IDLE_PATTERN,
+	VIVI_IDLE_NO_SIGNAL,
+	VIVI_IDLE_LAST_FRAME,
+	VIVI_IDLE_COUNT,
 };
 
 /* the debug module parameter, in vivi_stream.c: 0 to 3 */
@@ -210,12 +228,22 @@ static inline struct vivi_cap *vivi_to_cap(struct vivi_node *node)
  *	that a capture node still reads
  * @streaming: between start_streaming and stop_streaming
  * @sequence: the sequence number of the next frame queued
- * @released: woken whenever @held drops, for stop_streaming
+ * @released: woken whenever @held or @last_readers drops, for
+ *	stop_streaming
+ * @last: a copy of the newest frame of the last stream (@last_size
+ *	bytes, kvmalloc'ed), for the "Last Frame" idle picture; NULL before
+ *	the first stream ends or if the copy could not be made
+ * @last_size: the size of @last's allocation
+ * @last_fmt: @last's format
+ * @last_ok: @last holds a frame that capture nodes may read
+ * @last_readers: capture nodes reading @last now
  *
  * &vivi_dev.lock guards @timeperframe and @ctrl_consumers' value, as it
- * does @node.fmt; &vivi_dev.slock guards @newest, @held, @streaming,
- * @sequence and each held buffer's &vivi_buffer.refs, which capture
- * nodes' threads take and drop (vivi_out_get(), vivi_out_put()).
+ * does @node.fmt, and @last, @last_size and @last_fmt (written only in
+ * stop_streaming, once no capture node reads them); &vivi_dev.slock
+ * guards @newest, @held, @streaming, @sequence, @last_ok, @last_readers
+ * and each held buffer's &vivi_buffer.refs, which capture nodes' threads
+ * take and drop (vivi_out_get(), vivi_out_put()).
  */
 struct vivi_out {
 	struct vivi_node node;
@@ -228,6 +256,21 @@ struct vivi_out {
 	bool streaming;
 	u32 sequence;
 	wait_queue_head_t released;
+	void *last;
+	size_t last_size;
+	struct v4l2_pix_format last_fmt;
+	bool last_ok;
+	unsigned int last_readers;
+};
+
+/**
+ * struct vivi_out_ref - a producer's frame that a capture node reads
+ * @buf: the producer's queued buffer, or NULL
+ * @last: the copy of the last frame of an ended stream (@buf is NULL)
+ */
+struct vivi_out_ref {
+	struct vivi_buffer *buf;
+	bool last;
 };
 
 /* Camera controls that the picture cannot show (see vivi_camera.c) */
@@ -262,11 +305,15 @@ struct vivi_camera_osd {
  * @lock: serializes ioctls and the vb2 queues (vdev->lock, queue->lock);
  *	guards @input, the controls and what &struct vivi_node and &struct
  *	vivi_cap say
- * @slock: guards @settings, @osd_mode, @camera_osd and the capture nodes'
- *	streaming state (see &struct vivi_cap)
+ * @slock: guards @settings, @osd_mode, @aspect, @idle, @camera_osd and the
+ *	capture nodes' streaming state (see &struct vivi_cap)
  * @input: the selected input
  * @settings: picture settings, mirrored from the controls
  * @osd_mode: what the on-screen text shows, an enum vivi_osd_mode
+ * @aspect: how fed frames of another shape fill a capture frame, an enum
+ *	vivi_aspect (the "Aspect" control, with &vivi_config.producer)
+ * @idle: what the capture node shows while no producer streams, an enum
+ *	vivi_idle (the "Idle Picture" control, with &vivi_config.producer)
  * @camera_osd: the camera controls the text shows
  * @camera_pairs: the auto clusters (auto control, manual partner); the
  *	control framework keeps pointers to them
@@ -293,6 +340,8 @@ struct vivi_dev {
 	unsigned int input;
 	struct vivi_gen_settings settings;
 	u32 osd_mode;
+	u32 aspect;
+	u32 idle;
 	struct vivi_camera_osd camera_osd;
 	struct v4l2_ctrl *camera_pairs[VIVI_CAMERA_PAIRS][2];
 	struct v4l2_dv_timings dv_timings;
@@ -373,9 +422,9 @@ extern const struct v4l2_file_operations vivi_fops;
 int vivi_out_init(struct vivi_dev *vivi);
 void vivi_out_disconnect(struct vivi_out *out);
 void vivi_out_free(struct vivi_out *out);
-struct vivi_buffer *vivi_out_get(struct vivi_out *out,
-				 struct vivi_gen_frame *f);
-void vivi_out_put(struct vivi_out *out, struct vivi_buffer *buf);
+bool vivi_out_get(struct vivi_out *out, struct vivi_gen_frame *f,
+		  bool last, struct vivi_out_ref *ref);
+void vivi_out_put(struct vivi_out *out, struct vivi_out_ref *ref);
 void vivi_out_consumer(struct vivi_out *out, bool streaming);
 
 int vivi_ctrls_init(struct vivi_dev *vivi, struct vivi_cap *cap);

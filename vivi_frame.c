@@ -26,7 +26,7 @@
  * @text: the on-screen text lines
  * @quality: the MJPEG quality
  * @fed: the producer's frame, with VIVI_SOURCE_FED
- * @fed_buf: its buffer, held while the frame is drawn; else NULL
+ * @fed_ref: what holds it while the frame is drawn
  */
 struct vivi_frame {
 	struct vivi_source src;
@@ -34,30 +34,57 @@ struct vivi_frame {
 	char text[VIVI_GEN_TEXT_LINES][VIVI_TEXT_LEN];
 	u32 quality;
 	struct vivi_gen_frame fed;
-	struct vivi_buffer *fed_buf;
+	struct vivi_out_ref fed_ref;
 };
 
 /*
  * Where the picture comes from: the producer's newest frame while it
- * streams (@fr holds it until vivi_frame_done()), else the pattern
+ * streams, or the last one of its last stream if @idle asks (@fr holds it
+ * until vivi_frame_done()); else the pattern
  */
-static void vivi_frame_source(struct vivi_cap *cap, struct vivi_frame *fr)
+static void vivi_frame_source(struct vivi_cap *cap, struct vivi_frame *fr,
+			      u32 idle)
 {
 	struct vivi_dev *vivi = cap->node.vivi;
 
-	fr->fed_buf = NULL;
-	if (vivi->cfg.producer)
-		fr->fed_buf = vivi_out_get(&vivi->out, &fr->fed);
-	fr->src.type = fr->fed_buf ? VIVI_SOURCE_FED : VIVI_SOURCE_PATTERN;
+	fr->src.type = VIVI_SOURCE_PATTERN;
 	fr->src.fed = &fr->fed;
-	fr->src.aspect = VIVI_ASPECT_CROP;
+	fr->fed_ref = (struct vivi_out_ref){};
+	if (vivi->cfg.producer &&
+	    vivi_out_get(&vivi->out, &fr->fed, idle == VIVI_IDLE_LAST_FRAME,
+			 &fr->fed_ref))
+		fr->src.type = VIVI_SOURCE_FED;
 }
 
 /* The frame is drawn: the producer's buffer may go back */
 static void vivi_frame_done(struct vivi_cap *cap, struct vivi_frame *fr)
 {
-	if (fr->fed_buf)
-		vivi_out_put(&cap->node.vivi->out, fr->fed_buf);
+	if (fr->src.type == VIVI_SOURCE_FED)
+		vivi_out_put(&cap->node.vivi->out, &fr->fed_ref);
+}
+
+/*
+ * The "No Signal" idle picture: black at the controls' defaults, and one
+ * line of text whatever "OSD Text" says; the frame stamp as set
+ */
+static void vivi_frame_slate(struct vivi_frame *fr)
+{
+	struct vivi_gen_settings *s = &fr->s;
+
+	*s = (struct vivi_gen_settings){
+		.pattern = VIVI_PAT_BLACK,
+		.brightness = VIVI_GEN_BRIGHTNESS_DEF,
+		.contrast = VIVI_GEN_CONTRAST_DEF,
+		.saturation = VIVI_GEN_SATURATION_DEF,
+		.hue = VIVI_GEN_HUE_DEF,
+		.font = s->font,
+		.stamp = s->stamp,
+		.stamp_seq = s->stamp_seq,
+		.stamp_ms = s->stamp_ms,
+		.zoom = VIVI_GEN_ZOOM_MIN,
+	};
+	strscpy(fr->text[0], "NO SIGNAL", VIVI_TEXT_LEN);
+	s->text[0] = fr->text[0];
 }
 
 /* The text of frame @sequence, due at @due_ns, as @osd_mode asks */
@@ -113,14 +140,15 @@ static void vivi_frame_look(struct vivi_cap *cap, struct vivi_frame *fr,
 	struct vivi_dev *vivi = cap->node.vivi;
 	struct vivi_camera_osd cam;
 	struct v4l2_fract tpf;
-	u32 osd_mode;
+	u32 osd_mode, idle;
 
-	vivi_frame_source(cap, fr);
 	fr->src.pattern = &fr->s;
 	fr->src.frame = sequence;
 	spin_lock_irq(&vivi->slock);
 	fr->s = vivi->settings;
 	osd_mode = vivi->osd_mode;
+	fr->src.aspect = vivi->aspect;
+	idle = vivi->idle;
 	cam = vivi->camera_osd;
 	tpf = cap->timeperframe;
 	fr->quality = cap->jpeg_quality;
@@ -131,6 +159,10 @@ static void vivi_frame_look(struct vivi_cap *cap, struct vivi_frame *fr,
 	fr->s.stamp_ms = div_u64(ktime_get_real_ns() - ktime_get_ns() + due_ns,
 				 NSEC_PER_MSEC);
 	vivi_frame_text(cap, fr, sequence, due_ns, osd_mode, &tpf, &cam);
+	vivi_frame_source(cap, fr, idle);
+	if (vivi->cfg.producer && fr->src.type == VIVI_SOURCE_PATTERN &&
+	    idle == VIVI_IDLE_NO_SIGNAL)
+		vivi_frame_slate(fr);
 }
 
 /**

@@ -12,6 +12,7 @@
 #include <media/v4l2-ioctl.h>
 
 #include "vivi.h"
+#include "vivi_scale.h"
 
 static int vivi_querycap(struct file *file, void *priv,
 			 struct v4l2_capability *cap)
@@ -309,6 +310,20 @@ static const char * const vivi_osd_menu[] = {
 	"All", "Counters Only", "None", NULL,
 };
 
+static const char * const vivi_aspect_menu[] = {
+	[VIVI_ASPECT_CROP] = "Crop to Fill",
+	[VIVI_ASPECT_LETTERBOX] = "Letterbox",
+	[VIVI_ASPECT_STRETCH] = "Stretch",
+	[VIVI_ASPECT_COUNT] = NULL,
+};
+
+static const char * const vivi_idle_menu[] = {
+	[VIVI_IDLE_PATTERN] = "Test Pattern",
+	[VIVI_IDLE_NO_SIGNAL] = "No Signal",
+	[VIVI_IDLE_LAST_FRAME] = "Last Frame",
+	[VIVI_IDLE_COUNT] = NULL,
+};
+
 /*
  * The next frame takes the new quality. MJPEG's sizeimage follows it while
  * no buffers are allocated; else at the next S_FMT, so that the format an
@@ -367,6 +382,12 @@ static int vivi_s_ctrl(struct v4l2_ctrl *ctrl)
 	case VIVI_CID_OSD_MODE:
 		vivi->osd_mode = ctrl->val;
 		break;
+	case VIVI_CID_ASPECT:
+		vivi->aspect = ctrl->val;
+		break;
+	case VIVI_CID_IDLE_PICTURE:
+		vivi->idle = ctrl->val;
+		break;
 	case VIVI_CID_MOTION_SPEED:
 		s->motion_speed = ctrl->val;
 		break;
@@ -401,6 +422,28 @@ static const struct v4l2_ctrl_config vivi_ctrl_motion = {
 	.max = 64,
 	.step = 1,
 	.def = 0,
+};
+
+/* a producer's frames of another shape: cropped as a sensor mode does */
+static const struct v4l2_ctrl_config vivi_ctrl_aspect = {
+	.ops = &vivi_ctrl_ops,
+	.id = VIVI_CID_ASPECT,
+	.name = "Aspect",
+	.type = V4L2_CTRL_TYPE_MENU,
+	.max = VIVI_ASPECT_COUNT - 1,
+	.def = VIVI_ASPECT_CROP,
+	.qmenu = vivi_aspect_menu,
+};
+
+/* what consumers see while no producer streams */
+static const struct v4l2_ctrl_config vivi_ctrl_idle = {
+	.ops = &vivi_ctrl_ops,
+	.id = VIVI_CID_IDLE_PICTURE,
+	.name = "Idle Picture",
+	.type = V4L2_CTRL_TYPE_MENU,
+	.max = VIVI_IDLE_COUNT - 1,
+	.def = VIVI_IDLE_PATTERN,
+	.qmenu = vivi_idle_menu,
 };
 
 /* sequence and capture time as blocks at the bottom: see vivi_gen.h */
@@ -449,7 +492,7 @@ int vivi_ctrls_init(struct vivi_dev *vivi, struct vivi_cap *cap)
 	/* fed frames are the application's picture: no text unless asked */
 	if (vivi->cfg.producer)
 		osd.def = VIVI_OSD_NONE;
-	v4l2_ctrl_handler_init(hdl, 28 + VIVI_KNOB_COUNT + 1);
+	v4l2_ctrl_handler_init(hdl, 30 + VIVI_KNOB_COUNT + 1);
 	vivi->ctrl_pattern =
 		v4l2_ctrl_new_std_menu_items(hdl, ops, V4L2_CID_TEST_PATTERN,
 					     VIVI_PAT_COUNT - 1, 0,
@@ -468,6 +511,10 @@ int vivi_ctrls_init(struct vivi_dev *vivi, struct vivi_cap *cap)
 	v4l2_ctrl_new_custom(hdl, &osd, NULL);
 	v4l2_ctrl_new_custom(hdl, &vivi_ctrl_motion, NULL);
 	v4l2_ctrl_new_custom(hdl, &vivi_ctrl_stamp, NULL);
+	if (vivi->cfg.producer) {
+		v4l2_ctrl_new_custom(hdl, &vivi_ctrl_aspect, NULL);
+		v4l2_ctrl_new_custom(hdl, &vivi_ctrl_idle, NULL);
+	}
 	vivi_camera_ctrls(vivi);
 	vivi_dv_ctrls(vivi);
 	vivi_cap_ctrls(cap, hdl);

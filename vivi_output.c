@@ -13,6 +13,8 @@
  */
 
 #include <linux/kernel.h>
+#include <linux/mm.h>
+#include <linux/slab.h>
 #include <linux/string.h>
 #include <media/v4l2-ctrls.h>
 #include <media/v4l2-event.h>
@@ -53,56 +55,111 @@ static void vivi_out_unref(struct vivi_out *out, struct vivi_buffer *buf)
  * vivi_out_get() - the newest frame the producer queued, held for reading
  * @out: the producer node
  * @f: set to the frame: its format, size and planes
+ * @last: while the producer has no frame, take the last frame of its last
+ *	stream, if there is one
+ * @ref: set to what to give back with vivi_out_put()
  *
  * Called by a capture node's thread; the format is fixed while the
- * producer streams (see &struct vivi_node), and so while it holds a frame.
+ * producer streams (see &struct vivi_node), and so while it holds a frame;
+ * the last frame's copy does not change while a capture node reads it.
  *
- * Return: the buffer, to give back with vivi_out_put(), or NULL while
- * the producer has none (not streaming, or no frame yet)
+ * Return: true if @f is a frame to read, false while there is none
  */
-struct vivi_buffer *vivi_out_get(struct vivi_out *out,
-				 struct vivi_gen_frame *f)
+bool vivi_out_get(struct vivi_out *out, struct vivi_gen_frame *f,
+		  bool last, struct vivi_out_ref *ref)
 {
 	struct vivi_dev *vivi = out->node.vivi;
-	struct vivi_buffer *buf;
+	const struct v4l2_pix_format *pix = &out->node.fmt;
+	void *vaddr = NULL;
 
+	*ref = (struct vivi_out_ref){};
 	spin_lock_irq(&vivi->slock);
-	buf = out->newest;
-	if (buf)
-		buf->refs++;
-	spin_unlock_irq(&vivi->slock);
-	if (buf && vivi_fmt_plane_layout(&out->node.fmt, f,
-					 vb2_plane_vaddr(&buf->vb.vb2_buf, 0))) {
-		vivi_out_put(out, buf);
-		buf = NULL;
+	if (out->newest) {
+		ref->buf = out->newest;
+		ref->buf->refs++;
+	} else if (last && out->last_ok) {
+		ref->last = true;
+		out->last_readers++;
 	}
-	return buf;
+	spin_unlock_irq(&vivi->slock);
+	if (ref->buf) {
+		vaddr = vb2_plane_vaddr(&ref->buf->vb.vb2_buf, 0);
+	} else if (ref->last) {
+		pix = &out->last_fmt;
+		vaddr = out->last;
+	}
+	if (vaddr && !vivi_fmt_plane_layout(pix, f, vaddr))
+		return true;
+	vivi_out_put(out, ref);
+	return false;
 }
 
 /**
- * vivi_out_put() - give back a frame vivi_out_get() returned
+ * vivi_out_put() - give back a frame vivi_out_get() took
  * @out: the producer node
- * @buf: the frame's buffer
+ * @ref: what vivi_out_get() set; cleared
  */
-void vivi_out_put(struct vivi_out *out, struct vivi_buffer *buf)
+void vivi_out_put(struct vivi_out *out, struct vivi_out_ref *ref)
 {
 	spin_lock_irq(&out->node.vivi->slock);
-	vivi_out_unref(out, buf);
+	if (ref->buf)
+		vivi_out_unref(out, ref->buf);
+	else if (ref->last && !--out->last_readers)
+		wake_up(&out->released);
 	spin_unlock_irq(&out->node.vivi->slock);
+	*ref = (struct vivi_out_ref){};
 }
 
-/* Stop showing the newest frame, and wait for the readers of every frame */
-static void vivi_out_stop(struct vivi_out *out)
+/*
+ * Keep a copy of @buf, the stream's newest frame, for the "Last Frame"
+ * idle picture, once no capture node reads the copy before it. Without
+ * memory for it, there is no last frame: the capture nodes show the
+ * pattern.
+ */
+static void vivi_out_keep_last(struct vivi_out *out, struct vivi_buffer *buf)
 {
 	struct vivi_dev *vivi = out->node.vivi;
+	size_t size = out->node.fmt.sizeimage;
+	const void *src = vb2_plane_vaddr(&buf->vb.vb2_buf, 0);
+
+	spin_lock_irq(&vivi->slock);
+	out->last_ok = false;
+	spin_unlock_irq(&vivi->slock);
+	wait_event(out->released, !READ_ONCE(out->last_readers));
+	if (out->last_size < size) {
+		kvfree(out->last);
+		out->last = kvmalloc(size, GFP_KERNEL);
+		out->last_size = out->last ? size : 0;
+	}
+	if (!out->last || !src)
+		return;
+	memcpy(out->last, src, size);
+	out->last_fmt = out->node.fmt;
+	spin_lock_irq(&vivi->slock);
+	out->last_ok = true;
+	spin_unlock_irq(&vivi->slock);
+}
+
+/*
+ * Stop showing the newest frame (a copy of it kept if @keep), and wait for
+ * the readers of every frame
+ */
+static void vivi_out_stop(struct vivi_out *out, bool keep)
+{
+	struct vivi_dev *vivi = out->node.vivi;
+	struct vivi_buffer *newest;
 
 	spin_lock_irq(&vivi->slock);
 	out->streaming = false;
 	out->sequence = 0;
-	if (out->newest)
-		vivi_out_unref(out, out->newest);
+	newest = out->newest;
 	out->newest = NULL;
 	spin_unlock_irq(&vivi->slock);
+	/* out of the capture nodes' reach, still ours until unreferenced */
+	if (newest && keep)
+		vivi_out_keep_last(out, newest);
+	if (newest)
+		vivi_out_put(out, &(struct vivi_out_ref){ .buf = newest });
 	/* a capture node reads a frame for one conversion, then lets go */
 	wait_event(out->released, !READ_ONCE(out->held));
 }
@@ -192,7 +249,7 @@ static void vivi_out_stop_streaming(struct vb2_queue *vq)
 {
 	struct vivi_out *out = vb2_get_drv_priv(vq);
 
-	vivi_out_stop(out);
+	vivi_out_stop(out, true);
 	dev_dbg(&out->node.vdev.dev, "producer stopped\n");
 }
 
@@ -536,12 +593,13 @@ void vivi_out_disconnect(struct vivi_out *out)
 {
 	vb2_queue_error(&out->node.queue);
 	mutex_lock(out->node.queue.lock);
-	vivi_out_stop(out);
+	vivi_out_stop(out, false);
 	mutex_unlock(out->node.queue.lock);
 }
 
 /* At the device's last reference */
 void vivi_out_free(struct vivi_out *out)
 {
+	kvfree(out->last);
 	v4l2_ctrl_handler_free(&out->ctrl_handler);
 }

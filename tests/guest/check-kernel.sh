@@ -314,7 +314,8 @@ stage_end
 stage_start "kernel $K: producer"
 # the producer node (docs/producer.md): its compliance with every I/O mode
 # (DMABUF from the capture node's buffers), fed frames shown byte for byte,
-# the input's signal status, and an unplug under both streams
+# the input's signal status, the capture node's compliance while fed, and
+# an unplug under both streams
 check "k $K: insmod vivi.ko producer=1" load_vivi producer=1
 C=$(vivi_node 0)
 O=$(grep -l ' (producer)$' /sys/class/video4linux/video*/name 2>/dev/null |
@@ -360,6 +361,12 @@ if grep -q 'no signal' <<<"$st" && ! grep -q 'no signal' <<<"$st2"; then
 else
 	fail "k $K: producer: the camera input's signal status" "before '$st', while fed '$st2'"
 fi
+# the capture node while fed, with the producer device's own controls
+# (Aspect, Idle Picture)
+run_compliance "$OUT/k-prodcap.log" "$C" -s
+compliance_like_vivi "$OUT/k-prodcap.log" \
+	"producer: compliance -s on the capture node, a producer streaming" \
+	"capture node, fed"
 v4l2-ctl -d "$C" --stream-mmap --stream-count=100000 --stream-to=/dev/null >/dev/null 2>&1 &
 cons=$!
 sleep 1

@@ -203,6 +203,16 @@ else
 	fail "nodes: device 1 (producer not set) has no output node" \
 		"$(grep -H . /sys/class/video4linux/*/name | tr '\n' ' ')"
 fi
+# the capture node's "Aspect" menu: with a producer only, Crop to Fill first
+menu=$(v4l2-ctl -d "$CAP" --list-ctrls-menus 2>&1 | sed -n '/^ *aspect /,/^ *[a-z_]* 0x/p' |
+	tr -s ' \t' ' ' | sed 's/^ //' | head -n 4 | tr '\n' '|')
+want='aspect 0x009f1904 (menu) : min=0 max=2 default=0 value=0 (Crop to Fill)|0: Crop to Fill|1: Letterbox|2: Stretch|'
+if [ "$menu" = "$want" ] && [ -n "$CAP1" ] &&
+	! v4l2-ctl -d "$CAP1" -l 2>&1 | grep -q '^ *aspect '; then
+	pass "nodes: the capture node's Aspect menu: Crop to Fill (default), Letterbox, Stretch; none without a producer"
+else
+	fail "nodes: the capture node's Aspect menu" "'$menu'; device 1: $(v4l2-ctl -d "${CAP1:-none}" -l 2>&1 | grep -c '^ *aspect ') aspect controls"
+fi
 out_fmts=$(v4l2-ctl -d "$PROD" --list-formats-out |
 	sed -n "s/.*\[[0-9]*\]: '\([^ ']*\) *'.*/\1/p")
 want=$(raw_formats "$CAP" | sort | tr '\n' ' ')
@@ -386,10 +396,12 @@ echo "pairs: captures $((t1 - t0)) s, comparisons $(($(date +%s) - t1)) s after"
 stage_end
 fi
 
-# scale NAME PW PH BLOCK CW CH CROP: a PWxPH YUYV picture of BLOCK-pixel
-# blocks fed, the consumer at CWxCH in YUYV and RGB3 against the reference
+# scale NAME PW PH BLOCK CW CH CROP [PLACE]: a PWxPH YUYV picture of
+# BLOCK-pixel blocks fed, the consumer at CWxCH in YUYV and RGB3 against
+# the reference: the CROP box of the picture (all of it if empty) in the
+# PLACE box of a black frame (all of it if none)
 scale() {
-	local name=$1 pw=$2 ph=$3 b=$4 cw=$5 ch=$6 crop=$7 specs
+	local name=$1 pw=$2 ph=$3 b=$4 cw=$5 ch=$6 crop=$7 place=${8:-} specs
 	rm -rf "$T/scale"
 	mkdir -p "$T/scale/c"
 	producer.py blocks "$T/scale/blocks.rgb" "$pw" "$ph" "$b" 11
@@ -406,7 +418,8 @@ scale() {
 	specs=$(awk -v d="$T/scale/c" 'NF == 3 && $2 ~ /^[0-9]+$/ { print $1 ":" $2 ":" d "/" $1 ".raw" }' "$T/scale/c.txt")
 	# shellcheck disable=SC2086
 	producer.py compare "$name" YUYV "$pw" "$ph" "$T/scale/YUYV.raw" \
-		"$cw" "$ch" ${crop:+--crop "$crop"} --ideal "$T/scale/blocks.rgb" $specs
+		"$cw" "$ch" ${crop:+--crop "$crop"} ${place:+--place "$place"} \
+		--ideal "$T/scale/blocks.rgb" $specs
 }
 
 stage_start "scaling"
@@ -415,6 +428,21 @@ load_producer n_devs=1 producer=1 ||
 scale "scaling: 1920x1080 to 640x480 in YUYV and RGB3, the centred 1440x1080 cropped" \
 	1920 1080 60 640 480 240,0,1680,1080
 scale "scaling: 640x360 to 1280x720 in YUYV and RGB3" 640 360 20 1280 720 ""
+# the "Aspect" control: the whole picture, in a 640x360 band between black
+# bars, then stretched over the whole frame
+v4l2-ctl -d "$CAP" -c aspect=1 >"$T/ctrl.err" 2>&1
+got=$(v4l2-ctl -d "$CAP" -C aspect 2>&1)
+if [ "$(sed -n 's/^aspect: \([0-9]*\).*/\1/p' <<<"$got")" = 1 ]; then
+	pass "scaling: the Aspect control takes Letterbox"
+	scale "scaling: 1920x1080 to 640x480 in YUYV and RGB3, letterboxed" \
+		1920 1080 60 640 480 "" 0,60,640,420
+else
+	fail "scaling: the Aspect control takes Letterbox" "set: '$(cat "$T/ctrl.err")'; reads '$got'"
+fi
+v4l2-ctl -d "$CAP" -c aspect=2 &&
+	scale "scaling: 1920x1080 to 640x480 in YUYV and RGB3, stretched" \
+		1920 1080 60 640 480 ""
+v4l2-ctl -d "$CAP" -c aspect=0
 stage_end
 
 # fed_by NAME REFCMD -- PRODCMD: PRODCMD feeds $PROD; once the consumer has
@@ -474,12 +502,18 @@ frame_of() {
 	dd if="$1" of="$4" bs="$2" skip="$k" count=1 status=none
 }
 
+# idle_setup PART: vivi with a producer, and $T/idle-fed.rgb: two RGB24
+# 320x240 frames of random blocks
+idle_setup() {
+	load_producer n_devs=1 producer=1 ||
+		fail "$1: load vivi producer=1" "$(dmesg | tail -n 2 | tr '\n' ' ')"
+	producer.py blocks "$T/i1.rgb" 320 240 16 3
+	producer.py blocks "$T/i2.rgb" 320 240 16 4
+	cat "$T/i1.rgb" "$T/i2.rgb" >"$T/idle-fed.rgb"
+}
+
 stage_start "idle"
-load_producer n_devs=1 producer=1 ||
-	fail "idle: load vivi producer=1" "$(dmesg | tail -n 2 | tr '\n' ' ')"
-producer.py blocks "$T/i1.rgb" 320 240 16 3
-producer.py blocks "$T/i2.rgb" 320 240 16 4
-cat "$T/i1.rgb" "$T/i2.rgb" >"$T/idle-fed.rgb"
+idle_setup idle
 rm -f "$T/idle.rgb"
 bg cons 180 vivi-produce -c -f RGB3 -s 320x240 -r 30 -M "$T/idle-fed.rgb" \
 	-O "$T/idle.rgb" "$CAP"
@@ -528,6 +562,55 @@ bars.py "idle: the first frame, before a producer, is the 75% bars" \
 	"$T/idle-first.rgb" --raw 320x240
 bars.py "idle: the last frame, after the producer stopped, is the 75% bars" \
 	"$T/idle-last.rgb" --raw 320x240
+stage_end
+
+# idle_got NAME WANT: 10 RGB3 320x240 frames of the consumer, each compared
+# with $T/idle-fed.rgb's two frames: every one must be frame WANT of them
+# (-1: neither) with the input status NO_SIGNAL
+idle_got() {
+	deadline 60 vivi-produce -c -f RGB3 -s 320x240 -r 30 -n 10 \
+		-M "$T/idle-fed.rgb" "$CAP" >"$T/cons.log" 2>&1
+	awk -v name="$1" -v want="$2" -v ns="$NO_SIGNAL" '
+		/^seq=/ { n++; if ($2 != "status=" ns || $3 != "match=" want) { bad++; what = $0 } }
+		END {
+			if (n == 10 && !bad) print "PASS: " name " (10 frames)"
+			else print "FAIL: " name ": " n " frames, " bad + 0 " not frame " want " with NO_SIGNAL: " what
+		}' "$T/cons.log"
+}
+
+stage_start "idle pictures"
+idle_setup "idle pictures"
+menu=$(v4l2-ctl -d "$CAP" --list-ctrls-menus 2>&1 | sed -n '/^ *idle_picture /,/^ *[a-z_]* 0x/p' |
+	tr -s ' \t' ' ' | sed 's/^ //' | head -n 4 | tr '\n' '|')
+want='idle_picture 0x009f1905 (menu) : min=0 max=2 default=0 value=0 (Test Pattern)|0: Test Pattern|1: No Signal|2: Last Frame|'
+if [ "$menu" = "$want" ]; then
+	pass "idle pictures: the Idle Picture menu: Test Pattern (default), No Signal, Last Frame"
+else
+	fail "idle pictures: the Idle Picture menu" "'$menu'"
+fi
+v4l2-ctl -d "$CAP" -c idle_picture=1
+if capture_frame "$CAP" RGB3 320 240 "$T/slate.rgb" >/dev/null 2>"$T/cap.err"; then
+	producer.py slate "idle pictures: No Signal: black with one line of text" \
+		"$T/slate.rgb" 320 240
+else
+	fail "idle pictures: No Signal: capture" "$(tail -n 2 "$T/cap.err" | tr '\n' ' ')"
+fi
+v4l2-ctl -d "$CAP" -c idle_picture=2
+if capture_frame "$CAP" RGB3 320 240 "$T/none.rgb" >/dev/null 2>"$T/cap.err"; then
+	bars.py "idle pictures: Last Frame before any stream ended: the 75% bars" \
+		"$T/none.rgb" --raw 320x240
+else
+	fail "idle pictures: Last Frame before any stream: capture" "$(tail -n 2 "$T/cap.err" | tr '\n' ' ')"
+fi
+# 31 frames, the last of them frame 0 of the two; then the producer takes
+# another format and size, which the copy of its last frame must not follow
+deadline 60 vivi-produce -f RGB3 -s 320x240 -r 30 -n 31 "$PROD" "$T/idle-fed.rgb" \
+	>"$T/prod.log" 2>&1 ||
+	fail "idle pictures: the producer" "$(tail -n 2 "$T/prod.log" | tr '\n' ' ')"
+v4l2-ctl -d "$PROD" --set-fmt-video-out width=1280,height=720,pixelformat=NV12
+idle_got "idle pictures: Last Frame: after the stream, its last frame, byte for byte, with NO_SIGNAL" 0
+v4l2-ctl -d "$CAP" -c idle_picture=0
+idle_got "idle pictures: back to Test Pattern: no fed frame" -1
 stage_end
 
 # fmt_out ARGS: v4l2-ctl --set-fmt-video-out ARGS, then the format it reads

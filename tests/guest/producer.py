@@ -15,10 +15,12 @@ but Bayer, which is sampled here) and PIL, none of vivi's code.
       rawvideo encoder (VYUY, YV12, NV16 and NV61 reordered from a layout
       ffmpeg writes), Bayer sampled from IN.
   producer.py compare NAME PFOURCC PW PH PFILE CW CH [--crop X0,Y0,X1,Y1]
-                      --ideal IDEAL.rgb FOURCC:BPL:FILE...
+                      [--place X0,Y0,X1,Y1] --ideal IDEAL.rgb FOURCC:BPL:FILE...
       PFILE, the frame fed to the producer, decoded by ffmpeg, cropped to
-      the box (default: all of it) and resized to CW x CH with PIL (an area
-      filter when shrinking, bilinear when enlarging) is the reference.
+      the box (default: all of it) and resized with PIL (an area filter
+      when shrinking, bilinear when enlarging) to the place box of a black
+      CW x CH frame (default: all of it, letterbox bars otherwise) is the
+      reference.
       Every consumer frame, decoded by ffmpeg, must match it on the flat
       areas of IDEAL (the RGB24 picture PFILE was encoded from, cropped and
       resized the same way): pixels whose 9x9 neighbourhood is one colour
@@ -28,6 +30,10 @@ but Bayer, which is sampled here) and PIL, none of vivi's code.
       plus the consumer's (frame.py's tolerance), plus 3 for the two
       colour conversions done by another implementation. GREY and Y16
       consumers are compared with the reference's luma. One PASS/FAIL line.
+  producer.py slate NAME FILE.rgb W H
+      FILE is the "No Signal" idle picture: black (0,0,0) but for a line
+      of text in the top-left quarter, at least 40 of its pixels white
+      (every channel 200 or more). One PASS/FAIL line.
   producer.py hashes SIZE < STREAM
       The MD5 of each SIZE-byte frame of STREAM, one a line.
   producer.py fed NAME REF.txt CAP.txt MIN
@@ -172,20 +178,24 @@ def cmd_compare(a):
         return 1
     box = tuple(int(v) for v in a.crop.split(",")) if a.crop else (
         0, 0, a.pw, a.ph)
+    place = tuple(int(v) for v in a.place.split(",")) if a.place else (
+        0, 0, a.cw, a.ch)
+    pw, ph = place[2] - place[0], place[3] - place[1]
     ideal = frame.open_rgb(a.ideal, (a.pw, a.ph))
 
     def fit(img):
         img = img.crop(box)
-        if img.size != (a.cw, a.ch):
-            shrink = img.size[0] > a.cw
-            img = img.resize((a.cw, a.ch),
-                             Image.BOX if shrink else Image.BILINEAR)
-        return img
+        if img.size != (pw, ph):
+            shrink = img.size[0] > pw
+            img = img.resize((pw, ph), Image.BOX if shrink else Image.BILINEAR)
+        out = Image.new("RGB", (a.cw, a.ch))
+        out.paste(img, place[:2])
+        return out
     ref = fit(ref)
     # where the picture fed is flat: decoders blur chroma and Bayer
     # across edges by a few pixels, so 4 pixels from any edge
     # (in source pixels: 4 output pixels a source pixel when enlarging)
-    grow = max(1, -(-a.cw // (box[2] - box[0])))
+    grow = max(1, -(-pw // (box[2] - box[0])))
     mask = flat_mask(fit(ideal), 8 * grow + 1)
     # and 8 pixels from the picture's border, where scalers differ
     ImageDraw.Draw(mask).rectangle((0, 0, a.cw - 1, a.ch - 1), outline=0,
@@ -209,6 +219,31 @@ def cmd_compare(a):
               f"{f' and {len(bad) - 4} more' if len(bad) > 4 else ''}")
         return 1
     print(f"PASS: {a.name}")
+    return 0
+
+
+def cmd_slate(a):
+    img = frame.open_rgb(a.file, (a.w, a.h))
+    mask = img.convert("L").point(lambda v: 255 if v else 0)
+    box = mask.getbbox()
+    white = sum(1 for px in img.getdata() if min(px) >= 200)
+    why = []
+    if not box:
+        why.append("all black, no text")
+    elif box[2] > a.w // 2 or box[3] > a.h // 4:
+        why.append(f"non-black pixels reach {box}, beyond the top-left quarter")
+    if white < 40:
+        why.append(f"{white} white text pixels")
+    # every channel exactly 0 outside the text's box
+    if box:
+        outside = img.copy()
+        outside.paste((0, 0, 0), box)
+        if outside.getbbox():
+            why.append(f"colour outside the text at {outside.getbbox()}")
+    if why:
+        print(f"FAIL: {a.name}: {'; '.join(why)} (pixel 0,0 is {img.getpixel((0, 0))})")
+        return 1
+    print(f"PASS: {a.name} (text in {box}, {white} white pixels)")
     return 0
 
 
@@ -268,8 +303,14 @@ def main():
     s.add_argument("cw", type=int)
     s.add_argument("ch", type=int)
     s.add_argument("--crop")
+    s.add_argument("--place")
     s.add_argument("--ideal", required=True)
     s.add_argument("frames", nargs="+")
+    s = sub.add_parser("slate")
+    s.add_argument("name")
+    s.add_argument("file")
+    s.add_argument("w", type=int)
+    s.add_argument("h", type=int)
     s = sub.add_parser("hashes")
     s.add_argument("size", type=int)
     s = sub.add_parser("fed")
@@ -279,8 +320,8 @@ def main():
     s.add_argument("min", type=int)
     a = p.parse_args()
     return {"random": cmd_random, "blocks": cmd_blocks, "encode": cmd_encode,
-            "compare": cmd_compare, "hashes": cmd_hashes,
-            "fed": cmd_fed}[a.cmd](a) or 0
+            "compare": cmd_compare, "slate": cmd_slate,
+            "hashes": cmd_hashes, "fed": cmd_fed}[a.cmd](a) or 0
 
 
 if __name__ == "__main__":
