@@ -45,6 +45,7 @@
 #define VIVI_CID_CONSUMERS	(VIVI_CID_BASE + 3)
 #define VIVI_CID_ASPECT		(VIVI_CID_BASE + 4)
 #define VIVI_CID_IDLE_PICTURE	(VIVI_CID_BASE + 5)
+#define VIVI_CID_FRAME_PACING	(VIVI_CID_BASE + 6)
 
 /**
  * enum vivi_osd_mode - the entries of the "OSD Text" menu
@@ -72,6 +73,20 @@ enum vivi_idle {
 	VIVI_IDLE_NO_SIGNAL,
 	VIVI_IDLE_LAST_FRAME,
 	VIVI_IDLE_COUNT,
+};
+
+/**
+ * enum vivi_pacing - the entries of the "Frame Pacing" menu: what paces a
+ *	capture node of a producer device while a producer streams
+ * @VIVI_PACING_CAMERA: its own frame grid, sampling the newest fed frame
+ * @VIVI_PACING_PRODUCER: the producer: a frame for each frame it queues,
+ *	handed over once converted, with the producer's timestamp
+ * @VIVI_PACING_COUNT: the number of entries
+ */
+enum vivi_pacing {
+	VIVI_PACING_CAMERA,
+	VIVI_PACING_PRODUCER,
+	VIVI_PACING_COUNT,
 };
 
 /* the debug module parameter, in vivi_stream.c: 0 to 3 */
@@ -230,6 +245,10 @@ static inline struct vivi_cap *vivi_to_cap(struct vivi_node *node)
  * @sequence: the sequence number of the next frame queued
  * @released: woken whenever @held or @last_readers drops, for
  *	stop_streaming
+ * @generation: counts the frames queued, never reset: a capture node paced
+ *	by the producer tells a new frame by it
+ * @fed: woken at each frame queued and when the stream stops, for the
+ *	capture nodes paced by the producer
  * @last: a copy of the newest frame of the last stream (@last_size
  *	bytes, kvmalloc'ed), for the "Last Frame" idle picture; NULL before
  *	the first stream ends or if the copy could not be made
@@ -241,8 +260,8 @@ static inline struct vivi_cap *vivi_to_cap(struct vivi_node *node)
  * &vivi_dev.lock guards @timeperframe and @ctrl_consumers' value, as it
  * does @node.fmt, and @last, @last_size and @last_fmt (written only in
  * stop_streaming, once no capture node reads them); &vivi_dev.slock
- * guards @newest, @held, @streaming, @sequence, @last_ok, @last_readers
- * and each held buffer's &vivi_buffer.refs, which capture nodes' threads
+ * guards @newest, @held, @streaming, @sequence, @generation, @last_ok,
+ * @last_readers and each held buffer's &vivi_buffer.refs, which capture nodes' threads
  * take and drop (vivi_out_get(), vivi_out_put()).
  */
 struct vivi_out {
@@ -256,6 +275,8 @@ struct vivi_out {
 	bool streaming;
 	u32 sequence;
 	wait_queue_head_t released;
+	u32 generation;
+	wait_queue_head_t fed;
 	void *last;
 	size_t last_size;
 	struct v4l2_pix_format last_fmt;
@@ -305,8 +326,9 @@ struct vivi_camera_osd {
  * @lock: serializes ioctls and the vb2 queues (vdev->lock, queue->lock);
  *	guards @input, the controls and what &struct vivi_node and &struct
  *	vivi_cap say
- * @slock: guards @settings, @osd_mode, @aspect, @idle, @camera_osd and the
- *	capture nodes' streaming state (see &struct vivi_cap)
+ * @slock: guards @settings, @osd_mode, @aspect, @idle, @pacing,
+ *	@camera_osd and the capture nodes' streaming state (see &struct
+ *	vivi_cap)
  * @input: the selected input
  * @settings: picture settings, mirrored from the controls
  * @osd_mode: what the on-screen text shows, an enum vivi_osd_mode
@@ -314,6 +336,8 @@ struct vivi_camera_osd {
  *	vivi_aspect (the "Aspect" control, with &vivi_config.producer)
  * @idle: what the capture node shows while no producer streams, an enum
  *	vivi_idle (the "Idle Picture" control, with &vivi_config.producer)
+ * @pacing: what paces the capture node while a producer streams, an enum
+ *	vivi_pacing (the "Frame Pacing" control, with &vivi_config.producer)
  * @camera_osd: the camera controls the text shows
  * @camera_pairs: the auto clusters (auto control, manual partner); the
  *	control framework keeps pointers to them
@@ -342,6 +366,7 @@ struct vivi_dev {
 	u32 osd_mode;
 	u32 aspect;
 	u32 idle;
+	u32 pacing;
 	struct vivi_camera_osd camera_osd;
 	struct v4l2_ctrl *camera_pairs[VIVI_CAMERA_PAIRS][2];
 	struct v4l2_dv_timings dv_timings;
@@ -412,7 +437,7 @@ int vivi_status_text(struct vivi_cap *cap, char *buf, size_t size);
 /* vivi_frame.c: one frame, from its source to a filled buffer */
 size_t vivi_frame_scratch_size(u32 width, bool fed);
 int vivi_frame_fill(struct vivi_cap *cap, struct vb2_buffer *vb,
-		    u32 sequence, u64 due_ns);
+		    u32 sequence, u64 due_ns, u64 *fed_ns);
 
 /* vivi_ioctl.c: ioctls, controls and file operations */
 extern const struct v4l2_ioctl_ops vivi_ioctl_ops;
@@ -425,6 +450,7 @@ void vivi_out_free(struct vivi_out *out);
 bool vivi_out_get(struct vivi_out *out, struct vivi_gen_frame *f,
 		  bool last, struct vivi_out_ref *ref);
 void vivi_out_put(struct vivi_out *out, struct vivi_out_ref *ref);
+bool vivi_out_wait(struct vivi_out *out, u32 *seen);
 void vivi_out_consumer(struct vivi_out *out, bool streaming);
 
 int vivi_ctrls_init(struct vivi_dev *vivi, struct vivi_cap *cap);

@@ -171,6 +171,9 @@ static void vivi_frame_look(struct vivi_cap *cap, struct vivi_frame *fr,
  * @vb: the buffer, taken off the queue
  * @sequence: the frame's sequence number
  * @due_ns: its deadline, monotonic
+ * @fed_ns: if not NULL, set to the timestamp of the producer's frame the
+ *	picture shows, 0 if it shows none (the pattern, a slate, the copy of
+ *	a last frame)
  *
  * The picture goes into raw planes, or is coded as MJPEG (then the payload
  * is its size). Called by the node's thread, which alone uses
@@ -180,7 +183,7 @@ static void vivi_frame_look(struct vivi_cap *cap, struct vivi_frame *fr,
  * Return: 0, or the error that left the buffer unfilled
  */
 int vivi_frame_fill(struct vivi_cap *cap, struct vb2_buffer *vb,
-		    u32 sequence, u64 due_ns)
+		    u32 sequence, u64 due_ns, u64 *fed_ns)
 {
 	const struct v4l2_pix_format *pix = &cap->node.fmt;
 	struct vivi_dev *vivi = cap->node.vivi;
@@ -209,6 +212,8 @@ int vivi_frame_fill(struct vivi_cap *cap, struct vb2_buffer *vb,
 		vb2_set_plane_payload(vb, 0, ret ? 0 : used);
 	}
 	t = ktime_get_ns() - t0;
+	if (fed_ns)
+		*fed_ns = fr.fed_ref.buf ? fr.fed_ref.buf->vb.vb2_buf.timestamp : 0;
 	vivi_frame_done(cap, &fr);
 
 	spin_lock_irq(&vivi->slock);

@@ -324,6 +324,12 @@ static const char * const vivi_idle_menu[] = {
 	[VIVI_IDLE_COUNT] = NULL,
 };
 
+static const char * const vivi_pacing_menu[] = {
+	[VIVI_PACING_CAMERA] = "Camera Clock",
+	[VIVI_PACING_PRODUCER] = "Producer Clock",
+	[VIVI_PACING_COUNT] = NULL,
+};
+
 /*
  * The next frame takes the new quality. MJPEG's sizeimage follows it while
  * no buffers are allocated; else at the next S_FMT, so that the format an
@@ -388,6 +394,9 @@ static int vivi_s_ctrl(struct v4l2_ctrl *ctrl)
 	case VIVI_CID_IDLE_PICTURE:
 		vivi->idle = ctrl->val;
 		break;
+	case VIVI_CID_FRAME_PACING:
+		vivi->pacing = ctrl->val;
+		break;
 	case VIVI_CID_MOTION_SPEED:
 		s->motion_speed = ctrl->val;
 		break;
@@ -446,6 +455,17 @@ static const struct v4l2_ctrl_config vivi_ctrl_idle = {
 	.qmenu = vivi_idle_menu,
 };
 
+/* what paces the capture node while a producer streams */
+static const struct v4l2_ctrl_config vivi_ctrl_pacing = {
+	.ops = &vivi_ctrl_ops,
+	.id = VIVI_CID_FRAME_PACING,
+	.name = "Frame Pacing",
+	.type = V4L2_CTRL_TYPE_MENU,
+	.max = VIVI_PACING_COUNT - 1,
+	.def = VIVI_PACING_CAMERA,
+	.qmenu = vivi_pacing_menu,
+};
+
 /* sequence and capture time as blocks at the bottom: see vivi_gen.h */
 static const struct v4l2_ctrl_config vivi_ctrl_stamp = {
 	.ops = &vivi_ctrl_ops,
@@ -492,7 +512,7 @@ int vivi_ctrls_init(struct vivi_dev *vivi, struct vivi_cap *cap)
 	/* fed frames are the application's picture: no text unless asked */
 	if (vivi->cfg.producer)
 		osd.def = VIVI_OSD_NONE;
-	v4l2_ctrl_handler_init(hdl, 30 + VIVI_KNOB_COUNT + 1);
+	v4l2_ctrl_handler_init(hdl, 31 + VIVI_KNOB_COUNT + 1);
 	vivi->ctrl_pattern =
 		v4l2_ctrl_new_std_menu_items(hdl, ops, V4L2_CID_TEST_PATTERN,
 					     VIVI_PAT_COUNT - 1, 0,
@@ -514,6 +534,7 @@ int vivi_ctrls_init(struct vivi_dev *vivi, struct vivi_cap *cap)
 	if (vivi->cfg.producer) {
 		v4l2_ctrl_new_custom(hdl, &vivi_ctrl_aspect, NULL);
 		v4l2_ctrl_new_custom(hdl, &vivi_ctrl_idle, NULL);
+		v4l2_ctrl_new_custom(hdl, &vivi_ctrl_pacing, NULL);
 	}
 	vivi_camera_ctrls(vivi);
 	vivi_dv_ctrls(vivi);

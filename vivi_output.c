@@ -12,7 +12,9 @@
  * v4l2-compliance refuse in v4l2loopback.
  */
 
+#include <linux/freezer.h>
 #include <linux/kernel.h>
+#include <linux/kthread.h>
 #include <linux/mm.h>
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -155,6 +157,7 @@ static void vivi_out_stop(struct vivi_out *out, bool keep)
 	newest = out->newest;
 	out->newest = NULL;
 	spin_unlock_irq(&vivi->slock);
+	wake_up(&out->fed);
 	/* out of the capture nodes' reach, still ours until unreferenced */
 	if (newest && keep)
 		vivi_out_keep_last(out, newest);
@@ -228,7 +231,38 @@ static void vivi_out_buf_queue(struct vb2_buffer *vb)
 	if (out->newest)
 		vivi_out_unref(out, out->newest);
 	out->newest = buf;
+	out->generation++;
 	spin_unlock_irqrestore(&out->node.vivi->slock, flags);
+	wake_up(&out->fed);
+}
+
+/**
+ * vivi_out_wait() - wait for a frame newer than the last one seen
+ * @out: the producer node
+ * @seen: the &vivi_out.generation of the frame last seen; updated
+ *
+ * For a capture node's thread paced by the producer. It wakes at a new
+ * frame, at the end of the stream, when asked to stop, and after 100 ms
+ * in any case, to look at the "Frame Pacing" control again.
+ *
+ * Return: true if a frame newer than @seen is queued
+ */
+bool vivi_out_wait(struct vivi_out *out, u32 *seen)
+{
+	struct vivi_dev *vivi = out->node.vivi;
+	bool fresh;
+
+	wait_event_freezable_timeout(out->fed,
+				     READ_ONCE(out->generation) != *seen ||
+				     !READ_ONCE(out->streaming) ||
+				     kthread_should_stop(),
+				     HZ / 10);
+	spin_lock_irq(&vivi->slock);
+	fresh = out->streaming && out->newest && out->generation != *seen;
+	if (fresh)
+		*seen = out->generation;
+	spin_unlock_irq(&vivi->slock);
+	return fresh;
 }
 
 static int vivi_out_start_streaming(struct vb2_queue *vq, unsigned int count)
@@ -546,6 +580,7 @@ int vivi_out_init(struct vivi_dev *vivi)
 	out->node.vivi = vivi;
 	out->node.type = VIVI_NODE_OUTPUT;
 	init_waitqueue_head(&out->released);
+	init_waitqueue_head(&out->fed);
 	vivi_out_formats(&out->formats);
 	pix->pixelformat = V4L2_PIX_FMT_YUYV;
 	pix->width = VIVI_DEF_WIDTH;

@@ -2,7 +2,9 @@
 /*
  * The stream of a capture node: its clock (absolute deadlines, the
  * frame-end timer), the thread that has each frame drawn ahead
- * (vivi_frame.c) and hands it over at its deadline, and the vb2 queue
+ * (vivi_frame.c) and hands it over at its deadline, or, paced by a
+ * producer, draws each frame the producer queues as it comes; and the vb2
+ * queue
  */
 
 #include <linux/freezer.h>
@@ -32,6 +34,8 @@ MODULE_PARM_DESC(debug, " debug level, 0 to 3: 1 errors and dropped frames, 2 st
  * @interval_ns: @tpf in nanoseconds
  * @n: deadlines passed since @base_ns
  * @sequence: the sequence number of the next frame
+ * @fed_seen: paced by the producer: the &vivi_out.generation of the
+ *	producer's frame last served
  *
  * Frame n is due at base_ns + (n + 1) * interval_ns: absolute deadlines, so
  * a late wake-up never shifts later frames and nothing drifts.
@@ -42,6 +46,7 @@ struct vivi_clock {
 	u64 interval_ns;
 	u64 n;
 	u32 sequence;
+	u32 fed_seen;
 };
 
 static struct vivi_buffer *to_vivi_buffer(struct vb2_buffer *vb)
@@ -166,18 +171,20 @@ static enum vivi_wake vivi_wait(struct vivi_cap *cap, bool have_buf,
  * takes it now, as hardware would have filled it at the deadline. A frame
  * lost on request keeps its buffer for the next one. @end_ns is when its
  * exposure ended, the frame-end interrupt; 0 for a frame served late,
- * which ends now.
+ * which ends now. With @fed, the frame is drawn now and takes the
+ * timestamp of the producer's frame it shows (if not 0).
  *
  * Return: false if no buffer was queued for it
  */
 static bool vivi_serve_frame(struct vivi_cap *cap, struct vivi_clock *c,
 			     struct vivi_buffer *buf, int err, u64 now,
-			     u64 end_ns)
+			     u64 end_ns, bool fed)
 {
 	struct vivi_dev *vivi = cap->node.vivi;
 	bool drawn = buf;
 	enum vivi_fault fault;
 	struct vb2_buffer *vb;
+	u64 fed_ns = 0;
 
 	if (!buf)
 		buf = vivi_take(cap);
@@ -197,7 +204,8 @@ static bool vivi_serve_frame(struct vivi_cap *cap, struct vivi_clock *c,
 		return false;
 	vb = &buf->vb.vb2_buf;
 	if (!drawn)
-		err = vivi_frame_fill(cap, vb, c->sequence, now);
+		err = vivi_frame_fill(cap, vb, c->sequence, now,
+				      fed ? &fed_ns : NULL);
 	if (err)
 		vivi_dbg(1, vivi, "sequence %u: buffer %u not filled: %d\n",
 			 c->sequence, vb->index, err);
@@ -206,7 +214,7 @@ static bool vivi_serve_frame(struct vivi_cap *cap, struct vivi_clock *c,
 	vivi_dbg(3, vivi, "sequence %u in buffer %u\n", c->sequence, vb->index);
 	buf->vb.sequence = c->sequence++;
 	buf->vb.field = V4L2_FIELD_NONE;
-	vb->timestamp = end_ns ?: ktime_get_ns();
+	vb->timestamp = fed_ns ?: end_ns ?: ktime_get_ns();
 	if (!err) {
 		spin_lock_irq(&vivi->slock);
 		cap->stats.delivered++;
@@ -239,7 +247,7 @@ static void vivi_serve(struct vivi_cap *cap, struct vivi_clock *c,
 	spin_unlock_irq(&vivi->slock);
 
 	do {
-		if (!vivi_serve_frame(cap, c, buf, err, now, end_ns)) {
+		if (!vivi_serve_frame(cap, c, buf, err, now, end_ns, false)) {
 			spin_lock_irq(&vivi->slock);
 			cap->stats.dropped += missed + 1;
 			spin_unlock_irq(&vivi->slock);
@@ -256,10 +264,56 @@ static void vivi_serve(struct vivi_cap *cap, struct vivi_clock *c,
 	} while (missed--);
 }
 
+/* The "Frame Pacing" control says Producer Clock, and a producer streams */
+static bool vivi_producer_paced(struct vivi_cap *cap)
+{
+	struct vivi_dev *vivi = cap->node.vivi;
+	bool paced;
+
+	if (!vivi->cfg.producer)
+		return false;
+	spin_lock_irq(&vivi->slock);
+	paced = vivi->pacing == VIVI_PACING_PRODUCER && vivi->out.streaming;
+	spin_unlock_irq(&vivi->slock);
+	return paced;
+}
+
+/*
+ * Paced by the producer: serve one frame for each frame it queues, drawn
+ * as it comes. Frames it queues faster than they are drawn are skipped,
+ * as a display skips them; one that finds no buffer queued is lost. The
+ * camera's grid restarts from each, for when the producer stops.
+ */
+static void vivi_follow(struct vivi_cap *cap, struct vivi_clock *c)
+{
+	struct vivi_dev *vivi = cap->node.vivi;
+
+	if (vivi_out_wait(&vivi->out, &c->fed_seen) &&
+	    !vivi_serve_frame(cap, c, NULL, 0, ktime_get_ns(), 0, true)) {
+		spin_lock_irq(&vivi->slock);
+		cap->stats.dropped++;
+		spin_unlock_irq(&vivi->slock);
+		vivi_dbg(1, vivi, "sequence %u: dropped, no buffer queued\n",
+			 c->sequence);
+		c->sequence++;
+	}
+	c->base_ns = ktime_get_ns();
+	c->n = 0;
+}
+
+/* A frame drawn ahead for a deadline goes back to the head of the queue */
+static void vivi_untake(struct vivi_cap *cap, struct vivi_buffer *buf)
+{
+	spin_lock_irq(&cap->node.vivi->slock);
+	list_add(&buf->list, &cap->buf_list);
+	spin_unlock_irq(&cap->node.vivi->slock);
+}
+
 /*
  * The next frame is drawn ahead into the first queued buffer and handed
  * over at its deadline, stamped by the frame-end timer: timestamps carry
- * only the timer interrupt's jitter, not the drawing time.
+ * only the timer interrupt's jitter, not the drawing time. Paced by a
+ * producer, the thread follows its frames instead (vivi_follow()).
  */
 static int vivi_thread(void *data)
 {
@@ -275,13 +329,21 @@ static int vivi_thread(void *data)
 	while (!kthread_should_stop()) {
 		u64 deadline, now, end_ns = 0;
 
+		if (vivi_producer_paced(cap)) {
+			if (buf)
+				vivi_untake(cap, buf);
+			buf = NULL;
+			vivi_follow(cap, &c);
+			continue;
+		}
 		vivi_clock_update(cap, &c);
 		deadline = c.base_ns + (c.n + 1) * c.interval_ns;
 		if (!buf) {
 			buf = vivi_take(cap);
 			if (buf)
 				err = vivi_frame_fill(cap, &buf->vb.vb2_buf,
-						      c.sequence, deadline);
+						      c.sequence, deadline,
+						      NULL);
 		}
 		switch (vivi_wait(cap, buf, deadline, &now, &end_ns)) {
 		case VIVI_WAKE_DEADLINE:

@@ -613,6 +613,42 @@ v4l2-ctl -d "$CAP" -c idle_picture=0
 idle_got "idle pictures: back to Test Pattern: no fed frame" -1
 stage_end
 
+stage_start "pacing"
+# 40 distinct frames fed at 10 fps to a consumer at 30 fps, in each mode
+# of the "Frame Pacing" control; producer.py pacing judges the logs
+load_producer n_devs=1 producer=1 ||
+	fail "pacing: load vivi producer=1" "$(dmesg | tail -n 2 | tr '\n' ' ')"
+menu=$(v4l2-ctl -d "$CAP" --list-ctrls-menus 2>&1 | sed -n '/^ *frame_pacing /,/^ *[a-z_]* 0x/p' |
+	tr -s ' \t' ' ' | sed 's/^ //' | head -n 3 | tr '\n' '|')
+want='frame_pacing 0x009f1906 (menu) : min=0 max=1 default=0 value=0 (Camera Clock)|0: Camera Clock|1: Producer Clock|'
+if [ "$menu" = "$want" ]; then
+	pass "pacing: the Frame Pacing menu: Camera Clock (default), Producer Clock"
+else
+	fail "pacing: the Frame Pacing menu" "'$menu'"
+fi
+producer.py random "$T/pace.yuyv" 320 240 40 7
+for mode in producer camera; do
+	v4l2-ctl -d "$CAP" -c "frame_pacing=$([ "$mode" = producer ] && echo 1 || echo 0)"
+	bg cons 180 vivi-produce -c -f YUYV -s 320x240 -r 30 -M "$T/pace.yuyv" "$CAP"
+	sleep 2
+	deadline 60 vivi-produce -f YUYV -s 320x240 -r 10 -n 40 -P "$PROD" \
+		"$T/pace.yuyv" >"$T/pace-prod.log" 2>&1 ||
+		fail "pacing: $mode clock: the producer" "$(tail -n 2 "$T/pace-prod.log" | tr '\n' ' ')"
+	sleep 1
+	crc=$(bg_stop cons USR1)
+	[ "$crc" = 0 ] || fail "pacing: $mode clock: the consumer" "status $crc: $(tail -n 2 "$T/cons.log" | tr '\n' ' ')"
+	cp "$T/cons.log" "$OUT/pacing-$mode-consumer.log"
+	if [ "$mode" = producer ]; then
+		what="a consumer frame for each fed frame, in order, with its timestamp"
+	else
+		what="the consumer keeps its 30 fps, repeating fed frames"
+	fi
+	producer.py pacing "pacing: $mode clock: $what" "$mode" \
+		"$T/pace-prod.log" "$T/cons.log" 40
+done
+v4l2-ctl -d "$CAP" -c frame_pacing=0
+stage_end
+
 # fmt_out ARGS: v4l2-ctl --set-fmt-video-out ARGS, then the format it reads
 fmt_out() {
 	v4l2-ctl -d "$PROD" --set-fmt-video-out "$1" >/dev/null 2>&1

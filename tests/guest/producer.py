@@ -34,6 +34,17 @@ but Bayer, which is sampled here) and PIL, none of vivi's code.
       FILE is the "No Signal" idle picture: black (0,0,0) but for a line
       of text in the top-left quarter, at least 40 of its pixels white
       (every channel 200 or more). One PASS/FAIL line.
+  producer.py pacing NAME MODE PROD.log CONS.log N
+      PROD.log: vivi-produce -P's lines for N distinct frames queued once
+      each; CONS.log: vivi-produce -c -M's lines for the same frames.
+      MODE producer (the "Frame Pacing" control at Producer Clock): each
+      fed frame reaches the consumer once, in order, at least N - 2 of
+      them, each with its producer's timestamp to the microsecond. MODE
+      camera: the consumer samples at its own rate, so a fed frame shows
+      in 2 consumer frames or more on average (a producer at a third of
+      the consumer's rate). Both: no gap in the consumer's sequence.
+      Prints the latency from QBUF to the consumer's DQBUF (p50, p99,
+      max) of each fed frame's first showing. One PASS/FAIL line.
   producer.py hashes SIZE < STREAM
       The MD5 of each SIZE-byte frame of STREAM, one a line.
   producer.py fed NAME REF.txt CAP.txt MIN
@@ -247,6 +258,62 @@ def cmd_slate(a):
     return 0
 
 
+def fields(line):
+    return dict(f.split("=", 1) for f in line.split() if "=" in f)
+
+
+def cmd_pacing(a):
+    qts = {}
+    for line in open(a.prod):
+        if line.startswith("frame="):
+            f = fields(line)
+            qts[int(f["frame"])] = float(f["ts"])
+    shown, summary = [], {}
+    for line in open(a.cons):
+        if line.startswith("seq="):
+            f = fields(line)
+            if int(f["match"]) >= 0:
+                shown.append((int(f["match"]), float(f["ts"]), float(f["dq"])))
+        elif line.startswith("frames="):
+            summary = fields(line)
+    why = []
+    if len(qts) != a.n:
+        why.append(f"the producer queued {len(qts)} frames, not {a.n}")
+    if summary.get("gaps") != "0":
+        why.append(f"consumer: {summary or 'no summary line'}")
+    first = {}
+    for k, ts, dq in shown:
+        first.setdefault(k, (ts, dq))
+    lat = sorted((dq - qts[k]) * 1000 for k, (ts, dq) in first.items()
+                 if k in qts)
+    order = [k for k, _, _ in shown]
+    if a.mode == "producer":
+        if order != sorted(set(order)):
+            why.append(f"fed frames repeated or out of order: {order[:12]}...")
+        if len(first) < a.n - 2:
+            why.append(f"{len(first)} of {a.n} fed frames shown")
+        wrong = [(k, ts, qts.get(k)) for k, ts, _ in shown
+                 if qts.get(k) is None or abs(ts - qts[k]) > 1e-6]
+        if wrong:
+            why.append(f"{len(wrong)} without the producer's timestamp, "
+                       f"first frame {wrong[0][0]}: {wrong[0][1]:.6f}, "
+                       f"queued at {wrong[0][2]}")
+    elif not first or len(shown) < 2 * len(first):
+        why.append(f"{len(shown)} consumer frames show {len(first)} fed "
+                   f"frames: the camera did not keep its own rate")
+    stats = "no fed frame"
+    if lat:
+        stats = (f"latency QBUF to DQBUF p50 {lat[len(lat) // 2]:.1f} ms, "
+                 f"p99 {lat[min(len(lat) - 1, len(lat) * 99 // 100)]:.1f} "
+                 f"ms, max {lat[-1]:.1f} ms")
+    if why:
+        print(f"FAIL: {a.name}: {'; '.join(why)} ({stats})")
+        return 1
+    print(f"PASS: {a.name} ({len(shown)} consumer frames show {len(first)} "
+          f"of {a.n} fed frames; {stats})")
+    return 0
+
+
 def cmd_hashes(a):
     src = sys.stdin.buffer
     while True:
@@ -311,6 +378,10 @@ def main():
     s.add_argument("file")
     s.add_argument("w", type=int)
     s.add_argument("h", type=int)
+    s = sub.add_parser("pacing")
+    for n in ("name", "mode", "prod", "cons"):
+        s.add_argument(n)
+    s.add_argument("n", type=int)
     s = sub.add_parser("hashes")
     s.add_argument("size", type=int)
     s = sub.add_parser("fed")
@@ -321,7 +392,8 @@ def main():
     a = p.parse_args()
     return {"random": cmd_random, "blocks": cmd_blocks, "encode": cmd_encode,
             "compare": cmd_compare, "slate": cmd_slate,
-            "hashes": cmd_hashes, "fed": cmd_fed}[a.cmd](a) or 0
+            "pacing": cmd_pacing, "hashes": cmd_hashes,
+            "fed": cmd_fed}[a.cmd](a) or 0
 
 
 if __name__ == "__main__":

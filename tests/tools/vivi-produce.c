@@ -22,6 +22,9 @@
  *   -b N        buffers (default 4)
  *   -e DEV      with -m dmabuf: the capture node whose MMAP buffers are
  *               exported (EXPBUF) and imported by OUT
+ *   -P          print "frame=I ts=S.U" for each frame queued: I its index
+ *               in FILE, S.U the timestamp QBUF gave it (CLOCK_MONOTONIC,
+ *               as every frame queued gets, write() aside)
  * FILE holds whole frames of sizeimage bytes (as S_FMT gives it), looped.
  * Prints "streaming" once STREAMON succeeded (write: after the first
  * write) and "stopped frames=N" at the end; an error ends it with status 2
@@ -39,8 +42,10 @@
  *   -n N        without -F: frames to dequeue (0: until SIGTERM or SIGUSR1)
  *   -M FILE     without -F: each frame is compared with FILE's frames
  *   -O FILE     without -F: every frame's payload appended to FILE
- *   One line per frame: "seq=S status=0xS match=I" (I: the index of the
- *   equal frame of -M's FILE, -1 if none), then "frames=N gaps=G
+ *   One line per frame: "seq=S status=0xS match=I flags=0xF ts=S.U
+ *   dq=S.U" (I: the index of the equal frame of -M's FILE, -1 if none;
+ *   ts the buffer's timestamp, dq the CLOCK_MONOTONIC time DQBUF
+ *   returned), then "frames=N gaps=G
  *   missing=M backwards=B"; a failing DQBUF prints "dqbuf: ERROR" and
  *   ends with status 2.
  *
@@ -82,6 +87,7 @@ struct opts {
 	uint32_t fourcc;
 	unsigned int w, h, bpl, fps, nframes, nbufs;
 	const char *export_dev, *list, *dir, *match, *out;
+	int print_ts;
 };
 
 /* die with status 2, as every failing call does: the tests tell an
@@ -285,12 +291,17 @@ static const unsigned int memory_of[] = {
 	[M_DMABUF] = V4L2_MEMORY_DMABUF,
 };
 
-static void qbuf(int fd, const struct opts *o, struct obuf *b,
-		 unsigned int i, size_t size)
+/* QBUF output buffer @i, stamped now; its timestamp */
+static struct timeval qbuf(int fd, const struct opts *o, struct obuf *b,
+			   unsigned int i, size_t size)
 {
 	struct v4l2_buffer qb;
+	struct timespec now;
 
 	memset(&qb, 0, sizeof(qb));
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	qb.timestamp.tv_sec = now.tv_sec;
+	qb.timestamp.tv_usec = now.tv_nsec / 1000;
 	qb.type = V4L2_BUF_TYPE_VIDEO_OUTPUT;
 	qb.memory = memory_of[o->mode];
 	qb.index = i;
@@ -305,6 +316,7 @@ static void qbuf(int fd, const struct opts *o, struct obuf *b,
 	}
 	if (xioctl(fd, VIDIOC_QBUF, &qb))
 		fail_call("QBUF %u: %s", i, strerror(errno));
+	return qb.timestamp;
 }
 
 /* DQBUF an output buffer (blocking); its index */
@@ -383,6 +395,7 @@ static unsigned int produce_stream(int fd, const struct opts *o,
 	unsigned int free_idx[MAX_BUFS], nfree, nbufs, n, i, k;
 	struct v4l2_format f;
 	struct timespec t;
+	struct timeval ts;
 	size_t size;
 	char *frames;
 
@@ -399,7 +412,10 @@ static unsigned int produce_stream(int fd, const struct opts *o,
 			free_idx[nfree++] = dqbuf(fd, o);
 		k = free_idx[--nfree];
 		fill(&b[k], frames + (size_t)(i % n) * size, size);
-		qbuf(fd, o, b, k, size);
+		ts = qbuf(fd, o, b, k, size);
+		if (o->print_ts)
+			printf("frame=%u ts=%ld.%06ld\n", i % n,
+			       (long)ts.tv_sec, (long)ts.tv_usec);
 		if (!i) {
 			if (xioctl(fd, VIDIOC_STREAMON, &type))
 				fail_call("STREAMON: %s", strerror(errno));
@@ -537,13 +553,14 @@ static int capture_list(const char *dev, struct opts *o)
 static int capture_stream(const char *dev, struct opts *o)
 {
 	struct cap c = { .fd = open_dev(dev) };
-	struct frame_rec r[2];
+	struct frame_rec r[2] = { 0 };
 	struct seq_count sc = { 0 };
 	struct v4l2_buffer b;
 	unsigned int nref = 0, i, k;
 	char *ref = NULL;
 	FILE *out = NULL;
 	int match, err = 0;
+	struct timespec dq;
 	long st;
 
 	cap_start(&c, dev, o);
@@ -558,6 +575,7 @@ static int capture_stream(const char *dev, struct opts *o)
 		err = cap_dq(&c, &b);
 		if (err)
 			break;
+		clock_gettime(CLOCK_MONOTONIC, &dq);
 		st = input_status(c.fd);
 		for (match = -1, k = 0; k < nref && match < 0; k++)
 			if (b.bytesused == c.f.fmt.pix.sizeimage &&
@@ -571,8 +589,10 @@ static int capture_stream(const char *dev, struct opts *o)
 		if (i)
 			count_step(r, 1, &sc);
 		r[0].seq = b.sequence;
-		printf("seq=%u status=%#lx match=%d flags=%#x\n", b.sequence,
-		       st, match, b.flags);
+		printf("seq=%u status=%#lx match=%d flags=%#x ts=%ld.%06ld dq=%ld.%06ld\n",
+		       b.sequence, st, match, b.flags, (long)b.timestamp.tv_sec,
+		       (long)b.timestamp.tv_usec, (long)dq.tv_sec,
+		       dq.tv_nsec / 1000);
 		err = xioctl(c.fd, VIDIOC_QBUF, &b);
 		if (err)
 			break;
@@ -648,7 +668,7 @@ int main(int argc, char **argv)
 			  .w = 640, .h = 480, .fps = 30, .nbufs = 4 };
 	int opt, capture = 0, test = 0, status = 0;
 
-	while ((opt = getopt(argc, argv, "m:f:s:l:r:n:b:e:cF:o:M:O:tS")) != -1) {
+	while ((opt = getopt(argc, argv, "m:f:s:l:r:n:b:e:PcF:o:M:O:tS")) != -1) {
 		switch (opt) {
 		case 'm':
 			if (!strcmp(optarg, "mmap"))
@@ -687,6 +707,9 @@ int main(int argc, char **argv)
 			break;
 		case 'e':
 			o.export_dev = optarg;
+			break;
+		case 'P':
+			o.print_ts = 1;
 			break;
 		case 'c':
 			capture = 1;
