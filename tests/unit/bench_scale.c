@@ -15,7 +15,8 @@
  * without SIMD), the pairs that miss them named, the worst first.
  *
  * Each row: the median CPU time of the thread per frame (so that other
- * jobs on a shared host count less) of vivi, of a memcpy of the larger of
+ * jobs on a shared host count less; at least [runs] runs, and more, up
+ * to 63, while a pair's runs take under 0.1 s) of vivi, of a memcpy of the larger of
  * the two frames (separate, pre-faulted buffers), of libswscale with its
  * SIMD off (av_force_cpu_flags(0), SWS_BITEXACT | SWS_ACCURATE_RND) and
  * with it on (the CPU's flags, no exactness flags), all four timed in
@@ -314,25 +315,35 @@ static void step(struct job *j, int k)
 	}
 }
 
+/* A pair's runs take at least this long, if 63 runs are enough for that */
+#define RUNS_NS		100000000ull
+#define RUNS_MAX	63
+
 /*
  * The median ms per frame of each contender into @ms, a negative one
- * where libswscale has no such conversion
+ * where libswscale has no such conversion. At least @runs runs; a pair
+ * that is quick gets more (a copy takes 0.1 ms: one preemption would
+ * weigh on a median of 5)
  */
 static void bench_job(const struct tfmt *from, const struct tfmt *to,
 		      const u32 *s, u32 aspect, int runs, double *ms)
 {
 	bool has[T_N] = { true, true };
-	double t[T_N][64];
+	double t[T_N][RUNS_MAX + 1];
 	struct job j;
+	u64 t0, warm;
 	int k, r;
-	u64 t0;
 
 	job_init(&j, from, to, s, aspect);
 	has[T_SWS_C] = !!j.sws[0];
 	has[T_SWS_SIMD] = !!j.sws[1];
+	t0 = cpu_ns();
 	for (k = 0; k < T_N; k++)
 		if (has[k])
 			step(&j, k);
+	warm = cpu_ns() - t0 + 1;
+	if ((u64)runs < RUNS_NS / warm)
+		runs = min_t(u64, RUNS_NS / warm, RUNS_MAX) | 1;
 	for (r = 0; r < runs; r++)
 		for (k = 0; k < T_N; k++) {
 			if (!has[k])
@@ -467,6 +478,74 @@ static void matrix(const char *what, int k)
 	}
 }
 
+static const char *const fam_names[] = {
+	"packed YUV", "planar YUV", "semi-planar YUV", "RGB 24/32", "RGB 16",
+	"luma", "Bayer",
+};
+
+/* The family of @tf, an index of fam_names[] */
+static int family(const struct tfmt *tf)
+{
+	switch (tf->kind) {
+	case TK_PACKED:
+		return 0;
+	case TK_PLANAR:
+		return 1;
+	case TK_SEMI:
+		return 2;
+	case TK_RGB:
+		/* 565, 565X, X555 */
+		return strchr(tf->layout, '5') ? 4 : 3;
+	case TK_LUMA:
+		return 5;
+	default:
+		return 6;
+	}
+}
+
+/* The median of vivi / memcpy and of vivi / sws C from family @fi to @fo */
+static void family_cell(int fi, int fo)
+{
+	static double mc[ARRAY_SIZE(fmts) * ARRAY_SIZE(fmts)];
+	static double sw[ARRAY_SIZE(fmts) * ARRAY_SIZE(fmts)];
+	int i, o, nmc = 0, nsw = 0;
+
+	for (i = 0; i < ntfmts; i++)
+		for (o = 0; o < ntfmts; o++) {
+			if (i == o || family(&tfmts[i]) != fi ||
+			    family(&tfmts[o]) != fo)
+				continue;
+			mc[nmc++] = ratio(i, o, T_MEMCPY);
+			if (ratio(i, o, T_SWS_C) >= 0)
+				sw[nsw++] = ratio(i, o, T_SWS_C);
+		}
+	if (!nmc)
+		printf(" |");
+	else if (!nsw)
+		printf(" %.1f, - |", median(mc, nmc));
+	else
+		printf(" %.1f, %.2f |", median(mc, nmc), median(sw, nsw));
+}
+
+static void families(void)
+{
+	int fi, fo, n = ARRAY_SIZE(fam_names);
+
+	printf("\nthe median over each family's conversions at 1920x1080 (the passthrough left out): vivi / memcpy, vivi / libswscale C (rows: from, columns: to)\n\n| from \\ to |");
+	for (fo = 0; fo < n; fo++)
+		printf(" %s |", fam_names[fo]);
+	printf("\n|---|");
+	for (fo = 0; fo < n; fo++)
+		printf("---:|");
+	printf("\n");
+	for (fi = 0; fi < n; fi++) {
+		printf("| %s |", fam_names[fi]);
+		for (fo = 0; fo < n; fo++)
+			family_cell(fi, fo);
+		printf("\n");
+	}
+}
+
 struct miss {
 	double r;
 	int i, o;
@@ -496,6 +575,23 @@ static void verdict(const char *what, struct miss *m, int n, int of,
 	printf("\n");
 }
 
+/* For reference: how often libswscale itself is within 2x memcpy */
+static void peers_2x(int with)
+{
+	int i, o, c = 0, simd = 0;
+
+	for (i = 0; i < ntfmts; i++)
+		for (o = 0; o < ntfmts; o++) {
+			if (i == o || res[i][o][T_SWS_C] < 0)
+				continue;
+			c += res[i][o][T_SWS_C] <= CONV_MAX * res[i][o][T_MEMCPY];
+			simd += res[i][o][T_SWS_SIMD] <=
+				CONV_MAX * res[i][o][T_MEMCPY];
+		}
+	printf("for reference, within 2x memcpy of the %d conversions libswscale has: libswscale C %d, libswscale SIMD %d\n",
+	       with, c, simd);
+}
+
 /* Every ordered pair of the 24 raw formats; the matrices; the verdict */
 static void bench_pairs(int runs)
 {
@@ -523,6 +619,7 @@ static void bench_pairs(int runs)
 	matrix("vivi / memcpy", T_MEMCPY);
 	matrix("vivi / libswscale C (SIMD off)", T_SWS_C);
 	matrix("vivi / libswscale SIMD", T_SWS_SIMD);
+	families();
 	for (i = 0; i < ntfmts; i++)
 		for (o = 0; o < ntfmts; o++) {
 			r = ratio(i, o, T_MEMCPY);
@@ -543,13 +640,24 @@ static void bench_pairs(int runs)
 				both[nboth++] = (struct miss){
 					max(r / CONV_MAX, c / SWS_C_MAX), i, o };
 		}
-	printf("\ntargets, %d runs a pair, the median:\n", runs);
+	printf("\ntargets, the median of at least %d runs a pair (a quick pair more, up to %d in 0.1 s):\n",
+	       runs, RUNS_MAX);
 	verdict("passthrough <= 1.1x memcpy", pass, np, ntfmts, ntfmts);
 	verdict("conversion <= 2x memcpy", mc, nmc, conv, 12);
 	printf("(libswscale has %d of the %d conversions)\n", with, conv);
 	verdict("conversion <= libswscale C", sw, nsw, with, 12);
 	verdict("conversion, both (without libswscale: memcpy alone; ranked by the larger of /memcpy / 2 and /sws C)",
 		both, nboth, conv, 12);
+	printf("conversions that meet both:");
+	for (i = 0, np = 0; i < ntfmts; i++)
+		for (o = 0; o < ntfmts; o++)
+			if (i != o && ratio(i, o, T_MEMCPY) <= CONV_MAX &&
+			    ratio(i, o, T_SWS_C) <= SWS_C_MAX)
+				printf("%s %s->%s %.2fx", np++ ? "," : "",
+				       tfmts[i].name, tfmts[o].name,
+				       ratio(i, o, T_MEMCPY));
+	printf("%s\n", np ? " (/memcpy)" : " none");
+	peers_2x(with);
 }
 
 int main(int argc, char **argv)
@@ -564,7 +672,7 @@ int main(int argc, char **argv)
 		argv++;
 	}
 	runs = argc > 1 ? atoi(argv[1]) : all ? 5 : 15;
-	if (runs < 3 || runs > 64)
+	if (runs < 3 || runs > RUNS_MAX)
 		runs = all ? 5 : 15;
 	if (all)
 		bench_pairs(runs);
