@@ -7,7 +7,8 @@
 #
 # SET: run (make run: build vivi.ko, boot the VM, capture, check the bars),
 # deb (make deb: build the vivi-dkms package and lint it), bench (make
-# bench: v4l2-tpg's source, libjpeg-turbo and libswscale to compare with)
+# bench: v4l2-tpg's source, libjpeg-turbo and libswscale to compare with,
+# a photograph to encode)
 # or check (make check: run's and everything the whole suite adds, and
 # bench's; the default). check also installs the second kernel
 # (install_kernel2).
@@ -24,9 +25,14 @@ run_pkgs=(
 # make deb: dpkg-buildpackage with debhelper and dh_dkms, then lintian
 deb_pkgs=(build-essential debhelper dh-dkms lintian)
 # make bench: the pure code next to the kernel's v4l2-tpg (linux-source),
-# libjpeg-turbo and libswscale (found through pkg-config)
+# libjpeg-turbo and libswscale (found through pkg-config); the MJPEG table's
+# photograph is scikit-image's sample motorcycle_left.png, read by
+# python3-pil: python3-skimage (photo_pkgs) is about 400 MB with scipy and
+# matplotlib, for one picture, so the check set, which takes bench's
+# packages for its build of the benchmarks, leaves it out
 bench_pkgs=(build-essential pkg-config linux-source libturbojpeg0-dev
-	libswscale-dev)
+	libswscale-dev python3-pil)
+photo_pkgs=(python3-skimage)
 # make check adds: sparse (strict build), the clients (GStreamer, OpenCV,
 # Chromium, Firefox, PipeWire, the camera portal for
 # tests/guest/firefox-portrait.sh), DKMS, checkpatch (linux-source), the
@@ -51,7 +57,7 @@ for set in "$@"; do
 	case "$set" in
 	run) pkgs+=("${run_pkgs[@]}") ;;
 	deb) pkgs+=("${deb_pkgs[@]}") ;;
-	bench) pkgs+=("${bench_pkgs[@]}") ;;
+	bench) pkgs+=("${bench_pkgs[@]}" "${photo_pkgs[@]}") ;;
 	check) pkgs+=("${check_pkgs[@]}") kernel2=1 ;;
 	*) echo "deps: no package set '$set' (run, deb, bench, check)" >&2; exit 2 ;;
 	esac

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * bench_util.h - the clock and the median of the userspace benchmarks
+ * bench_util.h - the clocks and the median of the userspace benchmarks
  */
 #ifndef BENCH_UTIL_H
 #define BENCH_UTIL_H
@@ -15,6 +15,15 @@ static inline u64 now_ns(void)
 	struct timespec ts;
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (u64)ts.tv_sec * 1000000000ull + ts.tv_nsec;
+}
+
+/* CPU time of the calling thread: time other jobs take does not count */
+static inline u64 cpu_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
 	return (u64)ts.tv_sec * 1000000000ull + ts.tv_nsec;
 }
 
