@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * vivi-fuzz - a seeded ioctl fuzzer for a V4L2 capture node.
+ * vivi-fuzz - a seeded ioctl fuzzer for a V4L2 capture or output node.
  *
  * Usage: vivi-fuzz [-s SEED] [-n IOCTLS] [-t SECONDS] [-j THREADS] /dev/videoN
  *
@@ -15,6 +15,14 @@
  * back to the one before (A, B, A), and at times waits up to 100 ms for
  * a frame, so that what the driver keeps from one stream to the next
  * meets every transition. With -j 2 two threads share one file descriptor.
+ *
+ * QUERYCAP's device caps tell the node's direction. On an output node (a
+ * vivi producer node) the buffer type is VIDEO_OUTPUT wherever it is
+ * VIDEO_CAPTURE on a capture node (the other one stays a bad argument),
+ * S_FMT and TRY_FMT also take any size up to and beyond 3840x2160 with any
+ * bytesperline, QBUF gets payloads of 0, below, at and above sizeimage,
+ * write() of any length takes the place of read(), and ENUMOUTPUT,
+ * G/S_OUTPUT that of ENUMINPUT, G/S_INPUT.
  *
  * It stops after IOCTLS ioctls or SECONDS seconds, whichever comes first,
  * and prints the seed (the call sequence follows from it; pass it back
@@ -64,6 +72,9 @@ static atomic_int stop;
 static long max_ioctls = 200000;
 static double deadline;
 static int nthreads = 1;
+/* the node's direction, from QUERYCAP: its buffer type */
+static uint32_t btype = V4L2_BUF_TYPE_VIDEO_CAPTURE;
+static int output;
 static char first_violation[200];
 /* 3 pages: argument buffers and userptr targets, then a guard page */
 static uint8_t *guard_area;
@@ -92,8 +103,7 @@ static double start_time;
 
 static uint32_t buf_type(struct rng *r)
 {
-	return rnd(r, 8) ? V4L2_BUF_TYPE_VIDEO_CAPTURE :
-	       rnd(r, 2) ? rnd(r, 16) : val32(r);
+	return rnd(r, 8) ? btype : rnd(r, 2) ? rnd(r, 16) : val32(r);
 }
 
 static uint32_t mem_type(struct rng *r)
@@ -118,9 +128,12 @@ static void list_fourccs(int fd)
 {
 	static const uint32_t not_offered[] = { V4L2_PIX_FMT_H264,
 		V4L2_PIX_FMT_NV12M, 0 };
+	struct v4l2_fmtdesc d = { .type = btype };
 	unsigned int i;
 
-	n_offered = enum_formats(fd, fourccs, MAX_FOURCCS - 3);
+	while (d.index < MAX_FOURCCS - 3 && !ioctl(fd, VIDIOC_ENUM_FMT, &d))
+		fourccs[d.index++] = d.pixelformat;
+	n_offered = d.index;
 	n_fourccs = n_offered;
 	for (i = 0; i < 3; i++)
 		fourccs[n_fourccs++] = not_offered[i];
@@ -214,6 +227,44 @@ struct arena {
 	uint8_t payload[8][256];
 };
 
+/*
+ * An output node takes any size and stride: up to the limit, at it, past
+ * it, odd, and a bytesperline from none to far more than the line needs
+ */
+static void out_size(struct rng *r, struct v4l2_pix_format *p)
+{
+	switch (rnd(r, 8)) {
+	case 0:
+		p->width = 3840 + rnd(r, 3);
+		p->height = 2160 + rnd(r, 3);
+		break;
+	case 1:
+		p->width = 1 + rnd(r, 4200);
+		p->height = 1 + rnd(r, 2400);
+		break;
+	case 2:
+		p->width = val32(r);
+		p->height = val32(r);
+		break;
+	default:	/* mostly up to 1280x720: memory and time */
+		p->width = 1 + rnd(r, 1280);
+		p->height = 1 + rnd(r, 720);
+	}
+	switch (rnd(r, 4)) {
+	case 0:
+		p->bytesperline = 0;
+		break;
+	case 1:
+		p->bytesperline = p->width * (1 + rnd(r, 4)) + rnd(r, 64) - 32;
+		break;
+	case 2:
+		p->bytesperline = rnd(r, 65536);
+		break;
+	default:
+		p->bytesperline = val32(r);
+	}
+}
+
 static void fill_pix(struct rng *r, struct v4l2_pix_format *p, int for_s_fmt)
 {
 	static const uint32_t small[][2] = { { 160, 120 }, { 320, 240 },
@@ -221,7 +272,9 @@ static void fill_pix(struct rng *r, struct v4l2_pix_format *p, int for_s_fmt)
 	int k = rnd(r, 6);
 
 	p->pixelformat = fourcc(r);
-	if (for_s_fmt && rnd(r, 30)) {
+	if (output && rnd(r, 2)) {
+		out_size(r, p);
+	} else if (for_s_fmt && rnd(r, 30)) {
 		/* large frames cost time and memory: mostly small ones */
 		p->width = small[k][0];
 		p->height = small[k][1];
@@ -229,7 +282,8 @@ static void fill_pix(struct rng *r, struct v4l2_pix_format *p, int for_s_fmt)
 		p->width = val32(r);
 		p->height = val32(r);
 	}
-	p->bytesperline = rnd(r, 3) ? 0 : val32(r);
+	if (!output || rnd(r, 2))
+		p->bytesperline = rnd(r, 3) ? 0 : val32(r);
 	p->sizeimage = val32(r);
 	p->field = rnd(r, 2) ? V4L2_FIELD_ANY : val32(r);
 	p->colorspace = rnd(r, 2) ? 0 : val32(r);
@@ -282,6 +336,27 @@ static uint32_t budget_count(uint32_t count, unsigned long size)
 	return count > max ? (max ? max : 1) : count;
 }
 
+/* An output buffer's payload: none (vb2: all), short, exact, too long */
+static uint32_t out_bytesused(struct rng *r)
+{
+	uint32_t size = atomic_load(&cur_sizeimage);
+
+	switch (rnd(r, 8)) {
+	case 0:
+		return 0;
+	case 1:
+		return size - 1;
+	case 2:
+		return rnd(r, size + 1);
+	case 3:
+		return size + 1 + rnd(r, 2 * PAGE);
+	case 4:
+		return val32(r);
+	default:
+		return size;
+	}
+}
+
 static void fill_buffer(struct rng *r, struct arena *a, struct v4l2_buffer *b)
 {
 	b->index = rnd(r, 4) ? rnd(r, 10) : val32(r);
@@ -289,7 +364,7 @@ static void fill_buffer(struct rng *r, struct arena *a, struct v4l2_buffer *b)
 	b->memory = mem_type(r);
 	b->flags = rnd(r, 2) ? 0 : val32(r);
 	b->field = rnd(r, 2) ? 0 : val32(r);
-	b->bytesused = rnd(r, 2) ? 0 : val32(r);
+	b->bytesused = output ? out_bytesused(r) : rnd(r, 2) ? 0 : val32(r);
 	b->length = rnd(r, 2) ? atomic_load(&cur_sizeimage) +
 		    (rnd(r, 2) ? 0 : rnd(r, 9) - 4) : val32(r);
 	switch (b->memory) {
@@ -453,8 +528,16 @@ static int fill_known(struct rng *r, struct arena *a, unsigned long cmd,
 	}
 	case VIDIOC_S_INPUT:
 	case VIDIOC_G_INPUT:
+	case VIDIOC_S_OUTPUT:
+	case VIDIOC_G_OUTPUT:
 		*(uint32_t *)arg = rnd(r, 3) ? rnd(r, 6) : val32(r);
 		return 1;
+	case VIDIOC_ENUMOUTPUT: {
+		struct v4l2_output *o = arg;
+
+		o->index = rnd(r, 3) ? rnd(r, 6) : val32(r);
+		return 1;
+	}
 	case VIDIOC_G_CTRL:
 	case VIDIOC_S_CTRL: {
 		struct v4l2_control *c = arg;
@@ -575,7 +658,7 @@ static void after_ioctl(unsigned long cmd, void *arg, int r)
 	case VIDIOC_TRY_FMT: {
 		struct v4l2_format *f = arg;
 
-		if (r || f->type != V4L2_BUF_TYPE_VIDEO_CAPTURE)
+		if (r || f->type != btype)
 			break;
 		check_pix(cmd == VIDIOC_TRY_FMT ? "TRY_FMT" : "G/S_FMT",
 			  &f->fmt.pix);
@@ -605,6 +688,20 @@ static void after_ioctl(unsigned long cmd, void *arg, int r)
 		break;
 	}
 	}
+}
+
+/* An output node has outputs where a capture node has inputs */
+static unsigned long out_ioctl(unsigned long cmd)
+{
+	switch (cmd) {
+	case VIDIOC_ENUMINPUT:
+		return VIDIOC_ENUMOUTPUT;
+	case VIDIOC_G_INPUT:
+		return VIDIOC_G_OUTPUT;
+	case VIDIOC_S_INPUT:
+		return VIDIOC_S_OUTPUT;
+	}
+	return cmd;
 }
 
 static void do_ioctl(struct rng *r, struct arena *a)
@@ -640,6 +737,8 @@ static void do_ioctl(struct rng *r, struct arena *a)
 		/* LOG_STATUS writes a dozen log lines: keep it rare */
 		if (cmd == VIDIOC_LOG_STATUS && rnd(r, 200))
 			cmd = VIDIOC_QUERYCAP;
+		if (output && rnd(r, 4))
+			cmd = out_ioctl(cmd);
 	}
 	size = _IOC_SIZE(cmd);
 	if (rnd(r, 5)) {
@@ -726,11 +825,22 @@ static void do_munmap(struct rng *r)
 	atomic_fetch_add(&n_other, 1);
 }
 
+/*
+ * read() on a capture node, write() on an output node (and now and then
+ * the wrong one); a write mostly of about a frame, as OBS writes them
+ */
 static void do_read(struct rng *r, struct arena *a)
 {
 	size_t len = rnd(r, 2) ? a->own_len : val32(r) % (a->own_len + 1);
+	unsigned long size = atomic_load(&cur_sizeimage);
+	int wr = output ? rnd(r, 8) : !rnd(r, 16);
 	void *p = a->own;
 	ssize_t ret;
+
+	if (output && wr && rnd(r, 2))
+		len = size + (rnd(r, 2) ? 0 : rnd(r, 2 * PAGE) - PAGE);
+	if (len > a->own_len)
+		len = a->own_len;
 
 	switch (rnd(r, 8)) {
 	case 0:
@@ -744,15 +854,16 @@ static void do_read(struct rng *r, struct arena *a)
 		p = (void *)0xffff888000000000UL;
 		break;
 	}
-	ret = read(vfd, p, len);
+	ret = wr ? write(vfd, p, len) : read(vfd, p, len);
 	(void)ret;
 	atomic_fetch_add(&n_other, 1);
 }
 
 static void do_poll(struct rng *r)
 {
-	struct pollfd p = { .fd = vfd, .events = rnd(r, 2) ? POLLIN | POLLPRI :
-				(short)val32(r) };
+	struct pollfd p = { .fd = vfd, .events = rnd(r, 2) ?
+			    (output ? POLLOUT : POLLIN) | POLLPRI :
+			    (short)val32(r) };
 
 	poll(&p, 1, rnd(r, 2) ? 0 : 1 + rnd(r, 5));
 	atomic_fetch_add(&n_other, 1);
@@ -761,10 +872,10 @@ static void do_poll(struct rng *r)
 /* A valid start of streaming, so the fuzzing also hits a running queue */
 static void do_setup(struct rng *r, struct arena *a)
 {
-	struct v4l2_format f = { .type = V4L2_BUF_TYPE_VIDEO_CAPTURE };
-	struct v4l2_requestbuffers rb = { .type = V4L2_BUF_TYPE_VIDEO_CAPTURE,
+	struct v4l2_format f = { .type = btype };
+	struct v4l2_requestbuffers rb = { .type = btype,
 		.memory = V4L2_MEMORY_MMAP };
-	int type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
+	int type = btype;
 	unsigned long size;
 	uint32_t i;
 
@@ -778,7 +889,11 @@ static void do_setup(struct rng *r, struct arena *a)
 	ioctl(vfd, VIDIOC_REQBUFS, &rb);
 	for (i = 0; i < rb.count && i < 8; i++) {
 		struct v4l2_buffer b = { .index = i, .memory = rb.memory,
-			.type = V4L2_BUF_TYPE_VIDEO_CAPTURE };
+			.type = btype };
+
+		/* an output buffer holds a whole frame (0: vb2 takes all) */
+		if (output)
+			b.bytesused = rnd(r, 4) ? f.fmt.pix.sizeimage : 0;
 
 		if (rb.memory == V4L2_MEMORY_USERPTR) {
 			b.m.userptr = (unsigned long)a->own + i * size;
@@ -809,6 +924,25 @@ static void drop_buffers(void)
 	pthread_mutex_unlock(&lock);
 }
 
+/* a size of a range, on its steps; mostly up to 1280x720 */
+static void stepwise_size(struct rng *r, const struct v4l2_frmsize_stepwise *s,
+			  struct v4l2_pix_format *p)
+{
+	uint32_t max_w = s->max_width, max_h = s->max_height;
+	uint32_t sw = s->step_width ? s->step_width : 1;
+	uint32_t sh = s->step_height ? s->step_height : 1;
+
+	if (rnd(r, 4)) {
+		max_w = max_w < 1280 ? max_w : 1280;
+		max_h = max_h < 720 ? max_h : 720;
+	}
+	if (max_w < s->min_width || max_h < s->min_height)
+		return;
+	p->width = s->min_width + rnd(r, (max_w - s->min_width) / sw + 1) * sw;
+	p->height = s->min_height +
+		    rnd(r, (max_h - s->min_height) / sh + 1) * sh;
+}
+
 /* an offered size of @fourcc, mostly up to 1280x720 (memory and time) */
 static void offered_size(struct rng *r, uint32_t fourcc,
 			 struct v4l2_pix_format *p)
@@ -818,8 +952,15 @@ static void offered_size(struct rng *r, uint32_t fourcc,
 
 	p->width = 640;
 	p->height = 480;
-	if (ioctl(vfd, VIDIOC_ENUM_FRAMESIZES, &fs) ||
-	    fs.type != V4L2_FRMSIZE_TYPE_DISCRETE ||
+	if (output)
+		fs.index = 0;
+	if (ioctl(vfd, VIDIOC_ENUM_FRAMESIZES, &fs))
+		return;
+	if (fs.type != V4L2_FRMSIZE_TYPE_DISCRETE) {
+		stepwise_size(r, &fs.stepwise, p);
+		return;
+	}
+	if (
 	    (fs.discrete.width * fs.discrete.height > 1280 * 720 &&
 	     rnd(r, 4)))
 		return;
@@ -836,12 +977,12 @@ static void offered_size(struct rng *r, uint32_t fourcc,
 static void do_transit(struct rng *r, struct arena *a)
 {
 	static const int32_t qualities[] = { 1, 50, 80, 95, 100 };
-	struct v4l2_requestbuffers rb = { .type = V4L2_BUF_TYPE_VIDEO_CAPTURE,
+	struct v4l2_requestbuffers rb = { .type = btype,
 		.memory = V4L2_MEMORY_MMAP };
-	struct v4l2_format f = { .type = V4L2_BUF_TYPE_VIDEO_CAPTURE };
+	struct v4l2_format f = { .type = btype };
 	struct v4l2_control c = { .id = V4L2_CID_TEST_PATTERN };
-	struct pollfd p = { .fd = vfd, .events = POLLIN };
-	int type = V4L2_BUF_TYPE_VIDEO_CAPTURE, ret;
+	struct pollfd p = { .fd = vfd, .events = output ? POLLOUT : POLLIN };
+	int type = btype, ret;
 	struct transit t;
 
 	ioctl(vfd, VIDIOC_STREAMOFF, &type);
@@ -932,6 +1073,23 @@ static void *fuzz_thread(void *argp)
 	return NULL;
 }
 
+/* An output node (a producer) if its device caps say only output */
+static void node_direction(int fd)
+{
+	struct v4l2_capability cap;
+	uint32_t caps;
+
+	memset(&cap, 0, sizeof(cap));
+	if (ioctl(fd, VIDIOC_QUERYCAP, &cap))
+		return;
+	caps = cap.capabilities & V4L2_CAP_DEVICE_CAPS ? cap.device_caps :
+	       cap.capabilities;
+	if ((caps & V4L2_CAP_VIDEO_OUTPUT) && !(caps & V4L2_CAP_VIDEO_CAPTURE)) {
+		output = 1;
+		btype = V4L2_BUF_TYPE_VIDEO_OUTPUT;
+	}
+}
+
 int main(int argc, char **argv)
 {
 	static const char *const names[] = { "ok", "EINVAL", "ENOTTY",
@@ -994,8 +1152,10 @@ usage:
 		printf("FAIL: fuzz: open %s: %s\n", dev, strerror(errno));
 		return 1;
 	}
+	node_direction(vfd);
 	list_fourccs(vfd);
-	printf("fuzz: %u formats offered\n", n_offered);
+	printf("fuzz: %s node, %u formats offered\n",
+	       output ? "output" : "capture", n_offered);
 	start_time = now_s();
 	deadline = start_time + secs;
 	for (i = 0; i < nthreads; i++)
@@ -1012,7 +1172,7 @@ usage:
 			close(dmabufs[i]);
 	close(vfd);
 
-	printf("fuzz: %ld ioctls (%ld unknown numbers), %ld format transitions and %ld mmap/munmap/read/poll/reopen in %.1f s:",
+	printf("fuzz: %ld ioctls (%ld unknown numbers), %ld format transitions and %ld mmap/munmap/read/write/poll/reopen in %.1f s:",
 	       atomic_load(&n_ioctls), atomic_load(&n_unknown),
 	       atomic_load(&n_transits), atomic_load(&n_other),
 	       now_s() - start_time);

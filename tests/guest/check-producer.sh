@@ -29,19 +29,6 @@ NO_SIGNAL=0x2
 
 check "producer: V4L2 core and configfs load, configfs mounted" core_modules
 
-# node_named NAME: the /dev/videoN whose name (sysfs, the card name) is NAME
-node_named() {
-	local n
-	for n in /sys/class/video4linux/video*; do
-		[ -e "$n/name" ] || continue
-		if [ "$(cat "$n/name")" = "$1" ]; then
-			echo "/dev/${n##*/}"
-			return 0
-		fi
-	done
-	return 1
-}
-
 # info DEV FIELD: a line of v4l2-ctl -D ("Card type", "Bus info",
 # "Device Caps")
 info() {
@@ -117,36 +104,6 @@ wait_rc() {
 	while [ ! -e "$T/$1.rc" ]; do sleep 0.2; done
 	sleep 0.1
 	cat "$T/$1.rc"
-}
-
-# fed_run NAME LOG MIN: a capture log (vivi-produce -c -M) shows, from the
-# first fed frame on, only fed frames, at least MIN, in no fewer than 2
-# distinct frames, without a sequence gap
-fed_run() {
-	local r
-	r=$(awk -v min="$3" '
-		/^seq=/ {
-			split($3, m, "="); n++
-			if (m[2] >= 0 && !first) first = n
-			if (first && m[2] < 0 && !bad) bad = n
-			if (first && m[2] >= 0) { fed++; d[m[2]] = 1 }
-		}
-		/^frames=/ { summary = $0; split($2, g, "=") }
-		END {
-			for (k in d) distinct++
-			if (!summary) { print "no summary line"; exit }
-			if (!first) { print "no fed frame in " n " frames"; exit }
-			if (bad) { print "frame " bad " is not a fed frame, after fed frame " first; exit }
-			if (fed < min) { print fed " fed frames, want " min; exit }
-			if (distinct < 2) { print "one fed frame only, over and over"; exit }
-			if (g[2] != 0) { print "sequence: " summary; exit }
-			print "ok " fed " of " n " frames are fed frames byte for byte (from frame " first "), " distinct " distinct; " summary
-		}' "$2")
-	if [ "${r%% *}" = ok ]; then
-		pass "$1 (${r#ok })"
-	else
-		fail "$1" "$r; $(grep -v '^seq=' "$2" | tail -n 2 | tr '\n' ' ')"
-	fi
 }
 
 # produced NAME RC LOG: a producer that was stopped by a signal ended well

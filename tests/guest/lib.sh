@@ -359,6 +359,49 @@ node() {
 # the /dev/videoN of vivi instance $1
 vivi_node() { node vivi "$1"; }
 
+# node_named NAME: the /dev/videoN whose name (sysfs, the card name) is NAME
+node_named() {
+	local n
+	for n in /sys/class/video4linux/video*; do
+		[ -e "$n/name" ] || continue
+		if [ "$(cat "$n/name")" = "$1" ]; then
+			echo "/dev/${n##*/}"
+			return 0
+		fi
+	done
+	return 1
+}
+
+# fed_run NAME LOG MIN: a capture log (vivi-produce -c -M) shows, from the
+# first fed frame on, only fed frames, at least MIN, in no fewer than 2
+# distinct frames, without a sequence gap
+fed_run() {
+	local r
+	r=$(awk -v min="$3" '
+		/^seq=/ {
+			split($3, m, "="); n++
+			if (m[2] >= 0 && !first) first = n
+			if (first && m[2] < 0 && !bad) bad = n
+			if (first && m[2] >= 0) { fed++; d[m[2]] = 1 }
+		}
+		/^frames=/ { summary = $0; split($2, g, "=") }
+		END {
+			for (k in d) distinct++
+			if (!summary) { print "no summary line"; exit }
+			if (!first) { print "no fed frame in " n " frames"; exit }
+			if (bad) { print "frame " bad " is not a fed frame, after fed frame " first; exit }
+			if (fed < min) { print fed " fed frames, want " min; exit }
+			if (distinct < 2) { print "one fed frame only, over and over"; exit }
+			if (g[2] != 0) { print "sequence: " summary; exit }
+			print "ok " fed " of " n " frames are fed frames byte for byte (from frame " first "), " distinct " distinct; " summary
+		}' "$2")
+	if [ "${r%% *}" = ok ]; then
+		pass "$1 (${r#ok })"
+	else
+		fail "$1" "$r; $(grep -v '^seq=' "$2" | tail -n 2 | tr '\n' ' ')"
+	fi
+}
+
 # compliance_log NAME: the log file of the compliance run called NAME
 compliance_log() {
 	echo "$OUT/$(tr -cs 'A-Za-z0-9' '-' <<<"$1" | sed 's/-*$//').log"
