@@ -59,9 +59,15 @@ parts_script() {
 	END { if (!bad && open) fail("a part without stage_end") }' "$1"
 }
 
-# parts_names FILE: the names of FILE's parts, as written, quotes removed
+# parts_names FILE: the names of FILE's parts, as written, quotes removed,
+# and those of the stages it runs as a line of its own (check-robust runs
+# check-fuzz), which filter their parts themselves
 parts_names() {
+	local sub
 	sed -n 's/^[ \t]*stage_start[ \t]*//p' "$1" | tr -d '"'"'"
+	for sub in $(sed -n 's|^"$(dirname "$0")/\(check-[a-z-]*\.sh\)".*|\1|p' "$1"); do
+		parts_names "$(dirname "$1")/$sub"
+	done
 }
 
 if [ -n "${VIVI_PARTS:-}" ] && [[ ${0##*/} == check-*.sh ]] &&
