@@ -176,8 +176,13 @@ static int vivi_out_queue_setup(struct vb2_queue *vq, unsigned int *nbuffers,
 	struct vivi_out *out = vb2_get_drv_priv(vq);
 	unsigned int size = out->node.fmt.sizeimage;
 
+	/*
+	 * CREATE_BUFS: no bigger than any format needs, or any user could
+	 * have gigabytes allocated (as the capture node refuses them)
+	 */
 	if (*nplanes)
-		return sizes[0] < size ? -EINVAL : 0;
+		return sizes[0] < size || sizes[0] > VIVI_MAX_SIZEIMAGE ?
+		       -EINVAL : 0;
 	*nplanes = 1;
 	sizes[0] = size;
 	/* with a single buffer, the held newest one, the producer would wait */
