@@ -66,6 +66,13 @@ static size_t map_len[MAX_MAPS];
 static int dmabufs[MAX_DMABUFS];
 static uint32_t offsets[32];
 static atomic_ulong cur_sizeimage = 640 * 480 * 2;
+/*
+ * About what the queue holds: vb2 takes up to 32 buffers of the largest
+ * size, over 2 GB on an output node, so CREATE_BUFS adds none past
+ * ALLOC_BUDGET (the driver's own limit on one buffer is what it tests)
+ */
+#define ALLOC_BUDGET	(4 * MEM_BUDGET)
+static atomic_ulong alloc_bytes;
 static atomic_long n_ioctls, n_other, n_invariant, n_unknown, n_transits;
 static atomic_long res[8];	/* ok EINVAL ENOTTY EFAULT EBUSY EAGAIN ENOMEM other */
 static atomic_int stop;
@@ -484,6 +491,9 @@ static int fill_known(struct rng *r, struct arena *a, unsigned long cmd,
 				atomic_load(&cur_sizeimage) + rnd(r, 3) * PAGE;
 		size = cb->format.fmt.pix.sizeimage;
 		cb->count = budget_count(rnd(r, 4) ? rnd(r, 4) : val32(r), size);
+		if (size <= MAX_SIZEIMAGE && atomic_load(&alloc_bytes) +
+		    (unsigned long)cb->count * size > ALLOC_BUDGET)
+			cb->count = 0;	/* a query: what it would take */
 		cb->flags = rnd(r, 2) ? 0 : val32(r);
 		return 1;
 	}
@@ -664,6 +674,23 @@ static void after_ioctl(unsigned long cmd, void *arg, int r)
 			  &f->fmt.pix);
 		if (cmd != VIDIOC_TRY_FMT)
 			atomic_store(&cur_sizeimage, f->fmt.pix.sizeimage);
+		break;
+	}
+	case VIDIOC_REQBUFS: {
+		struct v4l2_requestbuffers *rb = arg;
+
+		if (!r)
+			atomic_store(&alloc_bytes, (unsigned long)rb->count *
+				     atomic_load(&cur_sizeimage));
+		break;
+	}
+	case VIDIOC_CREATE_BUFS: {
+		struct v4l2_create_buffers *cb = arg;
+		unsigned long size = cb->format.fmt.pix.sizeimage;
+
+		if (!r)
+			atomic_fetch_add(&alloc_bytes, (unsigned long)cb->count *
+					 (size > MAX_SIZEIMAGE ? 0 : size));
 		break;
 	}
 	case VIDIOC_QUERYBUF: {
@@ -886,7 +913,8 @@ static void do_setup(struct rng *r, struct arena *a)
 	if (rnd(r, 3) == 0 && size * 8 <= a->own_len)
 		rb.memory = V4L2_MEMORY_USERPTR;
 	rb.count = budget_count(rb.count, size);
-	ioctl(vfd, VIDIOC_REQBUFS, &rb);
+	if (!ioctl(vfd, VIDIOC_REQBUFS, &rb))
+		atomic_store(&alloc_bytes, rb.count * size);
 	for (i = 0; i < rb.count && i < 8; i++) {
 		struct v4l2_buffer b = { .index = i, .memory = rb.memory,
 			.type = btype };
@@ -987,7 +1015,8 @@ static void do_transit(struct rng *r, struct arena *a)
 
 	ioctl(vfd, VIDIOC_STREAMOFF, &type);
 	drop_buffers();
-	ioctl(vfd, VIDIOC_REQBUFS, &rb);
+	if (!ioctl(vfd, VIDIOC_REQBUFS, &rb))
+		atomic_store(&alloc_bytes, 0);
 	if (a->hist[1].fourcc && !rnd(r, 3)) {
 		t = a->hist[1];		/* back to the one before: A, B, A */
 	} else {
