@@ -92,7 +92,7 @@ cons=$!
 # ctl_loop: each 0.1 to 1 s one of $ctls to a random value, until
 # $T/ctl.stop; the sets made and refused in $T/ctl.n; seeded by the fuzz seed
 ctl_loop() {
-	local c v ok=0 bad=0
+	local c v ok=0 bad=0 prio=0
 	local -a names
 	read -ra names <<<"$ctls"
 	RANDOM=$seed
@@ -102,14 +102,17 @@ ctl_loop() {
 		frame_pacing) v=$((RANDOM % 2)) ;;
 		*) v=$((RANDOM % 3)) ;;
 		esac
-		if v4l2-ctl -d "$CAP" -c "$c=$v" 2>>"$T/ctl.err"; then
+		if v4l2-ctl -d "$CAP" -c "$c=$v" 2>"$T/ctl.1"; then
 			ok=$((ok + 1))
+		elif grep -q 'Device or resource busy' "$T/ctl.1"; then
+			prio=$((prio + 1))
 		else
 			bad=$((bad + 1))
+			cat "$T/ctl.1" >>"$T/ctl.err"
 		fi
 		sleep "0.$((1 + RANDOM % 9))"
 	done
-	echo "$ok $bad" >"$T/ctl.n"
+	echo "$ok $bad $prio" >"$T/ctl.n"
 }
 ctl_loop &
 ctl=$!
@@ -129,10 +132,12 @@ done
 echo "fuzz producer: $ptotal ioctls on the output node in total, seed $seed"
 touch "$T/ctl.stop"
 wait "$ctl"
-read -r ok bad <"$T/ctl.n"
-# the controls can be set at any time, streaming or not
+read -r ok bad prio <"$T/ctl.n"
+# the controls can be set at any time, streaming or not; but both nodes
+# share the device's priority (as V4L2 has it), so while the fuzzer holds
+# V4L2_PRIORITY_RECORD on the output node another file's sets get EBUSY
 if [ "${ok:-0}" -gt 0 ] && [ "${bad:-1}" = 0 ]; then
-	pass "fuzz producer: the capture node's controls ($ctls) switched $ok times under it"
+	pass "fuzz producer: the capture node's controls ($ctls) switched $ok times under it ($prio EBUSY: the fuzzer's priority)"
 else
 	fail "fuzz producer: the capture node's controls ($ctls) switched under it" \
 		"${ok:-0} set, ${bad:-?} refused: $(head -n 2 "$T/ctl.err" | tr '\n' ' ')"
