@@ -31,13 +31,24 @@ if [ ! -x "$checkpatch" ]; then
 	echo "FAIL: lint: checkpatch: no checkpatch.pl (apt-get install linux-source)"
 	rc=1
 else
-	# one run per file, with that file's exceptions from tests/lint-ignore
-	out=
+	# one run per file, with that file's exceptions from tests/lint-ignore,
+	# as many at a time as there are CPUs, each into a file of its own
+	tmp=$(mktemp -d) || exit 1
+	out= i=0
 	for f in "${srcs[@]}"; do
+		while [ "$(jobs -rp | wc -l)" -ge "$(nproc)" ]; do
+			wait -n
+		done
 		ign=$(sed -n "s/^$f \([A-Z_,]*\) *#.*/\1/p" tests/lint-ignore)
-		out+=$("$checkpatch" --strict --no-tree --terse --show-types \
-			${ign:+--ignore "$ign"} -f "$f" 2>&1)$'\n'
+		"$checkpatch" --strict --no-tree --terse --show-types \
+			${ign:+--ignore "$ign"} -f "$f" >"$tmp/$i" 2>&1 &
+		i=$((i + 1))
 	done
+	wait
+	for ((i = 0; i < ${#srcs[@]}; i++)); do
+		out+=$(cat "$tmp/$i")$'\n'
+	done
+	rm -rf "$tmp"
 	n=$(grep -cE ': (ERROR|WARNING|CHECK):' <<<"$out")
 	if [ "$n" -eq 0 ]; then
 		echo "PASS: lint: checkpatch --strict (${#srcs[@]} files)"
