@@ -99,6 +99,13 @@ bg_stop() {
 	wait_rc "$1"
 }
 
+# ctrl_menu DEV NAME: control NAME of DEV as --list-ctrls-menus shows it,
+# its line and its items, blanks squeezed, joined by '|'
+ctrl_menu() {
+	v4l2-ctl -d "$1" --list-ctrls-menus 2>&1 | sed -n "/^ *$2 /,/^ *[a-z_]* 0x/p" |
+		tr -s ' \t' ' ' | sed 's/^ //' | sed -n "1p;/^[0-9]*: /p" | tr '\n' '|'
+}
+
 # wait_rc NAME: wait until bg NAME ended (it has its deadline); its status
 wait_rc() {
 	while [ ! -e "$T/$1.rc" ]; do sleep 0.2; done
@@ -161,8 +168,7 @@ else
 		"$(grep -H . /sys/class/video4linux/*/name | tr '\n' ' ')"
 fi
 # the capture node's "Aspect" menu: with a producer only, Crop to Fill first
-menu=$(v4l2-ctl -d "$CAP" --list-ctrls-menus 2>&1 | sed -n '/^ *aspect /,/^ *[a-z_]* 0x/p' |
-	tr -s ' \t' ' ' | sed 's/^ //' | head -n 4 | tr '\n' '|')
+menu=$(ctrl_menu "$CAP" aspect)
 want='aspect 0x009f1904 (menu) : min=0 max=2 default=0 value=0 (Crop to Fill)|0: Crop to Fill|1: Letterbox|2: Stretch|'
 if [ "$menu" = "$want" ] && [ -n "$CAP1" ] &&
 	! v4l2-ctl -d "$CAP1" -l 2>&1 | grep -q '^ *aspect '; then
@@ -537,8 +543,7 @@ idle_got() {
 
 stage_start "idle pictures"
 idle_setup "idle pictures"
-menu=$(v4l2-ctl -d "$CAP" --list-ctrls-menus 2>&1 | sed -n '/^ *idle_picture /,/^ *[a-z_]* 0x/p' |
-	tr -s ' \t' ' ' | sed 's/^ //' | head -n 4 | tr '\n' '|')
+menu=$(ctrl_menu "$CAP" idle_picture)
 want='idle_picture 0x009f1905 (menu) : min=0 max=2 default=0 value=0 (Test Pattern)|0: Test Pattern|1: No Signal|2: Last Frame|'
 if [ "$menu" = "$want" ]; then
 	pass "idle pictures: the Idle Picture menu: Test Pattern (default), No Signal, Last Frame"
@@ -575,8 +580,7 @@ stage_start "pacing"
 # of the "Frame Pacing" control; producer.py pacing judges the logs
 load_producer n_devs=1 producer=1 ||
 	fail "pacing: load vivi producer=1" "$(dmesg | tail -n 2 | tr '\n' ' ')"
-menu=$(v4l2-ctl -d "$CAP" --list-ctrls-menus 2>&1 | sed -n '/^ *frame_pacing /,/^ *[a-z_]* 0x/p' |
-	tr -s ' \t' ' ' | sed 's/^ //' | head -n 3 | tr '\n' '|')
+menu=$(ctrl_menu "$CAP" frame_pacing)
 want='frame_pacing 0x009f1906 (menu) : min=0 max=1 default=0 value=0 (Camera Clock)|0: Camera Clock|1: Producer Clock|'
 if [ "$menu" = "$want" ]; then
 	pass "pacing: the Frame Pacing menu: Camera Clock (default), Producer Clock"
