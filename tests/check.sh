@@ -105,7 +105,7 @@ step() {
 # the strict build, unit tests, lint, DKMS and make install
 host_steps() {
 	step strict tests/build-strict.sh
-	step unit make -s -C tests/unit
+	step unit make -s -j"$(nproc)" -C tests/unit
 	# the strict build ran sparse
 	step lint env VIVI_LINT_SPARSE=0 tests/lint.sh
 	step dkms tests/dkms.sh
