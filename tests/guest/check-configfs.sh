@@ -43,7 +43,7 @@ long() {
 # logged NAME ATTR_RE: the kernel's line about item NAME's attribute since
 # the last cfs_mark: "vivi: NAME: ATTR: reason" (or "ATTR=value is ...")
 logged() {
-	cfs_log | grep -m 1 -E "vivi: $1: ($2)([:= ]|\$)" | sed 's/^\[[ 0-9.]*\] //'
+	cfs_log_first "vivi: $1: ($2)([:= ]|\$)"
 }
 
 # stats DEV: DEV's debugfs stats file
@@ -104,7 +104,7 @@ enable_refused() {
 	fi
 	log=$(logged "$name" "$re")
 	[ -n "$log" ] || [ -z "${5:-}" ] ||
-		log=$(cfs_log | grep -m 1 -E "$5" | sed 's/^\[[ 0-9.]*\] //')
+		log=$(cfs_log_first "$5")
 	if [ "$CFS_ERRNO" != "$want" ]; then
 		fail "$what" "$CFS_ERRNO ($CFS_ERR), want $want"
 	elif [ -z "$log" ]; then

@@ -16,6 +16,7 @@
 #   configfs directory is there
 # cfs_mark, cfs_log: a mark written to the kernel log; the log after the
 #   last mark (a mark survives a wrap of the ring that a line count does not)
+# cfs_log_first ERE: cfs_log's first line matching ERE, timestamp cut
 # cfs_cycles_part NAME N: a test (PASS/FAIL lines named NAME: ...) of N
 #   create/stream/remove cycles beside another device's stream (needs
 #   mem.sh; check-configfs runs it, check-full with 200)
@@ -49,16 +50,27 @@ cfs_failed() {
 	return 1
 }
 
+# The helpers below use builtins and no subshell where they can: under TCG
+# a fork and an exec cost tens of milliseconds, and check-configfs makes
+# hundreds of writes and reads.
+CFS_ERRF=/tmp/cfs-write.err
+
 cfs_write() {
-	local out
+	local lines
 	CFS_ERR='' CFS_ERRNO=''
 	# one printf: one write() of VALUE\n (up to bash's 4 KiB buffer)
-	out=$( { printf '%s\n' "$2" >"$1"; } 2>&1) || cfs_failed "$out"
+	{ printf '%s\n' "$2" >"$1"; } 2>"$CFS_ERRF" && return 0
+	mapfile -t lines <"$CFS_ERRF"
+	cfs_failed "${lines[-1]:-no message}"
 }
 
 cfs_set() { cfs_write "$CFS/$1/$2" "$3"; }
 
-cfs_get() { cat "$CFS/$1/$2" 2>/dev/null; }
+cfs_get() {
+	local lines
+	mapfile -t lines 2>/dev/null <"$CFS/$1/$2" || return 1
+	[ ${#lines[@]} = 0 ] || printf '%s\n' "${lines[@]}"
+}
 
 cfs_mkdir() {
 	local out
@@ -127,12 +139,20 @@ cfs_load() {
 }
 
 cfs_mark() {
-	CFS_MARK="cfs-test mark $$.$RANDOM.$(date +%s%N)"
+	CFS_MARK="cfs-test mark $$.$RANDOM.${EPOCHREALTIME/./}"
 	echo "$CFS_MARK" >/dev/kmsg
 }
 
 cfs_log() {
 	dmesg | awk -v m="$CFS_MARK" 'found { print } index($0, m) { found = 1 }'
+}
+
+# cfs_log_first ERE: the first line of cfs_log matching ERE, without its
+# timestamp
+cfs_log_first() {
+	dmesg | awk -v m="$CFS_MARK" -v re="$1" '
+		found && $0 ~ re { sub(/^\[[ 0-9.]*\] /, ""); print; exit }
+		index($0, m) { found = 1 }'
 }
 
 # cfs_video_nodes: the /dev/video* nodes there are, one a line
