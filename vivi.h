@@ -101,11 +101,13 @@ extern unsigned int vivi_debug;
  * @list: link in &vivi_cap.buf_list, for a capture buffer
  * @refs: for a producer's buffer: the newest frame's own reference, and one
  *	per capture node reading it; the buffer goes back at the last one
+ * @jpeg_size: for a producer's MJPEG frame: its bytes from SOI through EOI
  */
 struct vivi_buffer {
 	struct vb2_v4l2_buffer vb;
 	struct list_head list;
 	unsigned int refs;
+	u32 jpeg_size;
 };
 
 /**
@@ -233,7 +235,9 @@ static inline struct vivi_cap *vivi_to_cap(struct vivi_node *node)
  * struct vivi_out - the producer node: applications write frames into it,
  *	and the capture node shows the newest one
  * @node: what every node has; @node.type is VIVI_NODE_OUTPUT
- * @formats: the formats it takes: every raw format vivi has
+ * @formats: the formats it takes: every format vivi has
+ * @jpeg: vivi's own MJPEG worst case at quality 100: the least sizeimage
+ *	it gives MJPEG buffers
  * @timeperframe: the nominal frame interval the producer set (S_PARM)
  * @ctrl_handler: its own controls, apart from the capture node's
  * @ctrl_consumers: "Consumers Streaming": capture nodes streaming
@@ -254,19 +258,22 @@ static inline struct vivi_cap *vivi_to_cap(struct vivi_node *node)
  *	the first stream ends or if the copy could not be made
  * @last_size: the size of @last's allocation
  * @last_fmt: @last's format
+ * @last_jpeg_size: @last's bytes, if @last_fmt is MJPEG
  * @last_ok: @last holds a frame that capture nodes may read
  * @last_readers: capture nodes reading @last now
  *
  * &vivi_dev.lock guards @timeperframe and @ctrl_consumers' value, as it
- * does @node.fmt, and @last, @last_size and @last_fmt (written only in
- * stop_streaming, once no capture node reads them); &vivi_dev.slock
- * guards @newest, @held, @streaming, @sequence, @generation, @last_ok,
- * @last_readers and each held buffer's &vivi_buffer.refs, which capture nodes' threads
- * take and drop (vivi_out_get(), vivi_out_put()).
+ * does @node.fmt, and @last, @last_size, @last_fmt and @last_jpeg_size
+ * (written only in stop_streaming, once no capture node reads them);
+ * &vivi_dev.slock guards @newest, @held, @streaming, @sequence,
+ * @generation, @last_ok, @last_readers and each held buffer's
+ * &vivi_buffer.refs, which capture nodes' threads take and drop
+ * (vivi_out_get(), vivi_out_put()). @jpeg is fixed at set-up.
  */
 struct vivi_out {
 	struct vivi_node node;
 	struct vivi_fmt_list formats;
+	struct vivi_jpeg_bound jpeg;
 	struct v4l2_fract timeperframe;
 	struct v4l2_ctrl_handler ctrl_handler;
 	struct v4l2_ctrl *ctrl_consumers;
@@ -280,6 +287,7 @@ struct vivi_out {
 	void *last;
 	size_t last_size;
 	struct v4l2_pix_format last_fmt;
+	u32 last_jpeg_size;
 	bool last_ok;
 	unsigned int last_readers;
 };
@@ -288,10 +296,13 @@ struct vivi_out {
  * struct vivi_out_ref - a producer's frame that a capture node reads
  * @buf: the producer's queued buffer, or NULL
  * @last: the copy of the last frame of an ended stream (@buf is NULL)
+ * @jpeg_size: the frame is a JPEG of this many bytes at the frame's
+ *	&vivi_gen_frame.plane[0]; 0 for a raw frame
  */
 struct vivi_out_ref {
 	struct vivi_buffer *buf;
 	bool last;
+	u32 jpeg_size;
 };
 
 /* Camera controls that the picture cannot show (see vivi_camera.c) */

@@ -27,6 +27,7 @@
  * @quality: the MJPEG quality
  * @fed: the producer's frame, with VIVI_SOURCE_FED
  * @fed_ref: what holds it while the frame is drawn
+ * @jpeg: @fed is a JPEG, copied into the buffer as it is
  */
 struct vivi_frame {
 	struct vivi_source src;
@@ -35,6 +36,7 @@ struct vivi_frame {
 	u32 quality;
 	struct vivi_gen_frame fed;
 	struct vivi_out_ref fed_ref;
+	bool jpeg;
 };
 
 /*
@@ -50,6 +52,7 @@ static void vivi_frame_source(struct vivi_cap *cap, struct vivi_frame *fr,
 	fr->src.type = VIVI_SOURCE_PATTERN;
 	fr->src.fed = &fr->fed;
 	fr->fed_ref = (struct vivi_out_ref){};
+	fr->jpeg = false;
 	if (vivi->cfg.producer &&
 	    vivi_out_get(&vivi->out, &fr->fed, idle == VIVI_IDLE_LAST_FRAME,
 			 &fr->fed_ref))
@@ -64,10 +67,11 @@ static void vivi_frame_done(struct vivi_cap *cap, struct vivi_frame *fr)
 }
 
 /*
- * The "No Signal" idle picture: black at the controls' defaults, and one
- * line of text whatever "OSD Text" says; the frame stamp as set
+ * A slate: black at the controls' defaults, and @line0 (and @line1, if
+ * not NULL) of text whatever "OSD Text" says; the frame stamp as set
  */
-static void vivi_frame_slate(struct vivi_frame *fr)
+static void vivi_frame_slate(struct vivi_frame *fr, const char *line0,
+			     const char *line1)
 {
 	struct vivi_gen_settings *s = &fr->s;
 
@@ -83,8 +87,36 @@ static void vivi_frame_slate(struct vivi_frame *fr)
 		.stamp_ms = s->stamp_ms,
 		.zoom = VIVI_GEN_ZOOM_MIN,
 	};
-	strscpy(fr->text[0], "NO SIGNAL", VIVI_TEXT_LEN);
+	strscpy(fr->text[0], line0, VIVI_TEXT_LEN);
 	s->text[0] = fr->text[0];
+	if (line1) {
+		strscpy(fr->text[1], line1, VIVI_TEXT_LEN);
+		s->text[1] = fr->text[1];
+	}
+}
+
+/*
+ * A fed MJPEG frame goes on as it is to an MJPEG capture frame of its
+ * size, if it fits (@fr keeps it, @fr->jpeg set); vivi has no decoder, so
+ * any other capture frame shows a slate saying what would show the feed
+ */
+static void vivi_frame_jpeg_feed(struct vivi_cap *cap, struct vivi_frame *fr,
+				 size_t room)
+{
+	const struct v4l2_pix_format *pix = &cap->node.fmt;
+	char want[VIVI_TEXT_LEN];
+
+	if (vivi_fmt_compressed(pix->pixelformat) &&
+	    pix->width == fr->fed.width && pix->height == fr->fed.height &&
+	    fr->fed_ref.jpeg_size <= room) {
+		fr->jpeg = true;
+		return;
+	}
+	snprintf(want, sizeof(want), "CAPTURE MJPG %ux%u", fr->fed.width,
+		 fr->fed.height);
+	vivi_frame_done(cap, fr);
+	fr->src.type = VIVI_SOURCE_PATTERN;
+	vivi_frame_slate(fr, "FORMAT: FEED IS MJPG", want);
 }
 
 /* The text of frame @sequence, due at @due_ns, as @osd_mode asks */
@@ -162,7 +194,7 @@ static void vivi_frame_look(struct vivi_cap *cap, struct vivi_frame *fr,
 	vivi_frame_source(cap, fr, idle);
 	if (vivi->cfg.producer && fr->src.type == VIVI_SOURCE_PATTERN &&
 	    idle == VIVI_IDLE_NO_SIGNAL)
-		vivi_frame_slate(fr);
+		vivi_frame_slate(fr, "NO SIGNAL", NULL);
 }
 
 /**
@@ -195,9 +227,15 @@ int vivi_frame_fill(struct vivi_cap *cap, struct vb2_buffer *vb,
 	int ret;
 
 	vivi_frame_look(cap, &fr, sequence, due_ns);
+	if (fr.fed_ref.jpeg_size)
+		vivi_frame_jpeg_feed(cap, &fr, vb2_plane_size(vb, 0));
 	t0 = ktime_get_ns();
 	if (!vaddr) {
 		ret = -EFAULT;
+	} else if (fr.jpeg) {
+		memcpy(vaddr, fr.fed.plane[0], fr.fed_ref.jpeg_size);
+		vb2_set_plane_payload(vb, 0, fr.fed_ref.jpeg_size);
+		ret = 0;
 	} else if (!vivi_fmt_compressed(pix->pixelformat)) {
 		ret = vivi_fmt_plane_layout(pix, &f, vaddr) ?:
 		      vivi_draw_planes(&fr.src, &f, cap->scratch);

@@ -822,3 +822,43 @@ size_t vivi_jpeg_max_size(u32 width, u32 height, u32 quality)
 	vivi_jpeg_bound_init(&b, quality);
 	return vivi_jpeg_bound_size(&b, width, height);
 }
+
+/* A marker that may end entropy-coded data: not stuffing, RSTn or fill */
+static bool vivi_jpeg_ends_scan(u8 m)
+{
+	return m && m != 0xff && (m < 0xd0 || m > 0xd7);
+}
+
+size_t vivi_jpeg_length(const u8 *p, size_t size)
+{
+	size_t i = 2, seg;
+	u8 m;
+
+	if (!p || size < 4 || p[0] != 0xff || p[1] != 0xd8)
+		return 0;
+	while (i + 2 <= size) {
+		if (p[i] != 0xff)
+			return 0;
+		m = p[i + 1];
+		if (m == 0xff) {		/* fill byte before a marker */
+			i++;
+			continue;
+		}
+		if (m == 0xd9)			/* EOI */
+			return i + 2;
+		/* SOI, TEM and RSTn stand alone, never between segments */
+		if (m == 0xd8 || m == 0x01 || (m >= 0xd0 && m <= 0xd7) ||
+		    i + 4 > size)
+			return 0;
+		seg = (size_t)p[i + 2] << 8 | p[i + 3];
+		if (seg < 2)
+			return 0;
+		i += 2 + seg;
+		if (m != 0xda)			/* SOS: its scan follows */
+			continue;
+		while (i + 1 < size &&
+		       !(p[i] == 0xff && vivi_jpeg_ends_scan(p[i + 1])))
+			i++;
+	}
+	return 0;
+}

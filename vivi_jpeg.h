@@ -90,6 +90,20 @@ size_t vivi_jpeg_bound_size(const struct vivi_jpeg_bound *b, u32 width,
 size_t vivi_jpeg_max_size(u32 width, u32 height, u32 quality);
 
 /**
+ * vivi_jpeg_length() - the size of the JPEG a buffer starts with
+ * @p: the buffer: SOI, marker segments, entropy-coded scans, EOI
+ * @size: the bytes at @p that may belong to it
+ *
+ * Walks the marker segments and skips each scan's entropy-coded data
+ * (stuffed 0xff 0x00 bytes and RSTn markers) up to the next marker, so a
+ * buffer with bytes after the EOI, or one cut short, is told apart.
+ *
+ * Return: the bytes from SOI through EOI, or 0 if @p does not start with
+ * SOI or no EOI ends the JPEG within @size bytes
+ */
+size_t vivi_jpeg_length(const u8 *p, size_t size);
+
+/**
  * vivi_jpeg_begin() - start a frame and write its headers
  * @scratch: vivi_jpeg_scratch_size() bytes, any alignment, kept until
  *	vivi_jpeg_finish()

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The producer node (producer=1): an output node that applications feed,
- * through MMAP, USERPTR, DMABUF or write(), in any raw format vivi has and
+ * through MMAP, USERPTR, DMABUF or write(), in any format vivi has and
  * any size up to 3840x2160. The driver keeps the newest frame queued: the
  * capture node's thread reads it at its own deadlines (vivi_frame.c) and
- * converts it to its own format and size. A buffer goes back to the
+ * converts it to its own format and size (an MJPEG frame is passed on as
+ * it is, to an MJPEG capture node of its size). A buffer goes back to the
  * producer once a newer one supersedes it and no capture node reads it.
  *
  * Its capabilities are OUTPUT only, for its whole life: a node that is
@@ -28,6 +29,7 @@
 
 #define VIVI_OUT_MIN_BUFFERS	2	/* one is always held as the newest */
 #define VIVI_OUT_SUFFIX		" (producer)"	/* after the label */
+#define VIVI_OUT_JPEG_MIN	4	/* SOI and EOI */
 
 static int vivi_out_querycap(struct file *file, void *priv,
 			     struct v4l2_capability *cap)
@@ -61,6 +63,9 @@ static void vivi_out_unref(struct vivi_out *out, struct vivi_buffer *buf)
  *	stream, if there is one
  * @ref: set to what to give back with vivi_out_put()
  *
+ * An MJPEG frame is not laid out in planes: @f then gives its format, size
+ * and start (&vivi_gen_frame.plane[0]), and @ref its size.
+ *
  * Called by a capture node's thread; the format is fixed while the
  * producer streams (see &struct vivi_node), and so while it holds a frame;
  * the last frame's copy does not change while a capture node reads it.
@@ -86,9 +91,20 @@ bool vivi_out_get(struct vivi_out *out, struct vivi_gen_frame *f,
 	spin_unlock_irq(&vivi->slock);
 	if (ref->buf) {
 		vaddr = vb2_plane_vaddr(&ref->buf->vb.vb2_buf, 0);
+		ref->jpeg_size = ref->buf->jpeg_size;
 	} else if (ref->last) {
 		pix = &out->last_fmt;
 		vaddr = out->last;
+		ref->jpeg_size = out->last_jpeg_size;
+	}
+	if (vaddr && vivi_fmt_compressed(pix->pixelformat)) {
+		*f = (struct vivi_gen_frame){
+			.fourcc = pix->pixelformat,
+			.width = pix->width,
+			.height = pix->height,
+			.plane[0] = vaddr,
+		};
+		return true;
 	}
 	if (vaddr && !vivi_fmt_plane_layout(pix, f, vaddr))
 		return true;
@@ -121,7 +137,8 @@ void vivi_out_put(struct vivi_out *out, struct vivi_out_ref *ref)
 static void vivi_out_keep_last(struct vivi_out *out, struct vivi_buffer *buf)
 {
 	struct vivi_dev *vivi = out->node.vivi;
-	size_t size = out->node.fmt.sizeimage;
+	bool jpeg = vivi_fmt_compressed(out->node.fmt.pixelformat);
+	size_t size = jpeg ? buf->jpeg_size : out->node.fmt.sizeimage;
 	const void *src = vb2_plane_vaddr(&buf->vb.vb2_buf, 0);
 
 	spin_lock_irq(&vivi->slock);
@@ -137,6 +154,7 @@ static void vivi_out_keep_last(struct vivi_out *out, struct vivi_buffer *buf)
 		return;
 	memcpy(out->last, src, size);
 	out->last_fmt = out->node.fmt;
+	out->last_jpeg_size = jpeg ? size : 0;
 	spin_lock_irq(&vivi->slock);
 	out->last_ok = true;
 	spin_unlock_irq(&vivi->slock);
@@ -190,13 +208,17 @@ static int vivi_out_queue_setup(struct vb2_queue *vq, unsigned int *nbuffers,
 	return 0;
 }
 
-/* A frame shorter than its format would show stale or foreign bytes */
+/*
+ * A frame shorter than its format would show stale or foreign bytes; an
+ * MJPEG frame takes what it needs, at least SOI and EOI
+ */
 static int vivi_out_buf_prepare(struct vb2_buffer *vb)
 {
 	struct vivi_out *out = vb2_get_drv_priv(vb->vb2_queue);
 	struct vb2_v4l2_buffer *vbuf = to_vb2_v4l2_buffer(vb);
 	unsigned long size = out->node.fmt.sizeimage;
 	unsigned long used = vb2_get_plane_payload(vb, 0);
+	unsigned long least = size;
 
 	/*
 	 * QBUF turns a bytesused of 0 into the buffer's length; a payload of
@@ -208,10 +230,12 @@ static int vivi_out_buf_prepare(struct vb2_buffer *vb)
 		used = vb2_plane_size(vb, 0);
 		vb2_set_plane_payload(vb, 0, used);
 	}
-	if (vb2_plane_size(vb, 0) < size || used < size) {
+	if (vivi_fmt_compressed(out->node.fmt.pixelformat))
+		least = VIVI_OUT_JPEG_MIN;
+	if (vb2_plane_size(vb, 0) < size || used < least) {
 		dev_warn_ratelimited(&out->node.vdev.dev,
 				     "buffer %u: %lu bytes used, the format needs %lu\n",
-				     vb->index, used, size);
+				     vb->index, used, least);
 		return -EINVAL;
 	}
 	if (vbuf->field == V4L2_FIELD_ANY)
@@ -221,16 +245,42 @@ static int vivi_out_buf_prepare(struct vb2_buffer *vb)
 	return 0;
 }
 
-/* The newest frame replaces the one shown, which goes back once unread */
+/*
+ * The size of an MJPEG frame, from SOI through EOI; 0, and a log line, if
+ * the buffer does not hold a whole JPEG
+ */
+static u32 vivi_out_jpeg_size(struct vivi_out *out, struct vb2_buffer *vb)
+{
+	size_t used = vb2_get_plane_payload(vb, 0);
+	size_t n = vivi_jpeg_length(vb2_plane_vaddr(vb, 0), used);
+
+	if (!n)
+		dev_warn_ratelimited(&out->node.vdev.dev,
+				     "buffer %u: no JPEG from SOI to EOI in its %zu bytes\n",
+				     vb->index, used);
+	return n;
+}
+
+/*
+ * The newest frame replaces the one shown, which goes back once unread;
+ * an MJPEG frame that is no whole JPEG goes back at once, with ERROR
+ */
 static void vivi_out_buf_queue(struct vb2_buffer *vb)
 {
 	struct vivi_out *out = vb2_get_drv_priv(vb->vb2_queue);
 	struct vivi_buffer *buf = container_of(to_vb2_v4l2_buffer(vb),
 					       struct vivi_buffer, vb);
+	bool jpeg = vivi_fmt_compressed(out->node.fmt.pixelformat);
 	unsigned long flags;
 
+	buf->jpeg_size = jpeg ? vivi_out_jpeg_size(out, vb) : 0;
 	spin_lock_irqsave(&out->node.vivi->slock, flags);
 	buf->vb.sequence = out->sequence++;
+	if (jpeg && !buf->jpeg_size) {
+		spin_unlock_irqrestore(&out->node.vivi->slock, flags);
+		vb2_buffer_done(vb, VB2_BUF_STATE_ERROR);
+		return;
+	}
 	buf->refs = 1;
 	out->held++;
 	if (out->newest)
@@ -305,6 +355,8 @@ static const struct vb2_ops vivi_out_vb2_ops = {
 
 static void vivi_out_try_pix(struct vivi_out *out, struct v4l2_pix_format *pix)
 {
+	u32 asked = pix->sizeimage;
+
 	if (!vivi_fmt_offered(&out->formats, pix->pixelformat))
 		pix->pixelformat = V4L2_PIX_FMT_YUYV;
 	pix->width = clamp_t(u32, pix->width, VIVI_MIN_DIM, VIVI_MAX_WIDTH);
@@ -314,7 +366,14 @@ static void vivi_out_try_pix(struct vivi_out *out, struct v4l2_pix_format *pix)
 		pix->width &= ~1;
 	if (!vivi_fmt_size_suits(pix->pixelformat, pix->width, pix->height))
 		pix->height &= ~1;
-	vivi_fmt_fill_pix(&out->formats, NULL, NULL, pix);
+	vivi_fmt_fill_pix(&out->formats, NULL, &out->jpeg, pix);
+	/*
+	 * An MJPEG producer may want room for more than vivi's own encoder
+	 * at quality 100 could make (4:4:4, say)
+	 */
+	if (vivi_fmt_compressed(pix->pixelformat))
+		pix->sizeimage = clamp_t(u32, asked, pix->sizeimage,
+					 VIVI_MAX_SIZEIMAGE);
 }
 
 static int vivi_out_enum_fmt(struct file *file, void *priv,
@@ -352,6 +411,9 @@ static int vivi_out_s_fmt(struct file *file, void *priv,
 	if (vb2_is_busy(&out->node.queue))
 		return -EBUSY;
 	out->node.fmt = f->fmt.pix;
+	/* each write() of MJPEG is a frame, of its own size */
+	out->node.queue.fileio_write_immediately =
+		vivi_fmt_compressed(out->node.fmt.pixelformat);
 	return 0;
 }
 
@@ -557,18 +619,6 @@ static int vivi_out_queue_init(struct vivi_out *out, struct device *dev)
 	return vb2_queue_init(q);
 }
 
-/* Every raw format vivi has: what the capture node converts from */
-static void vivi_out_formats(struct vivi_fmt_list *list)
-{
-	unsigned int i, n = 0;
-
-	vivi_fmt_list_all(list);
-	for (i = 0; i < list->count; i++)
-		if (!vivi_fmt_compressed(list->fourcc[i]))
-			list->fourcc[n++] = list->fourcc[i];
-	list->count = n;
-}
-
 /**
  * vivi_out_init() - set up the producer node of a device, not registered
  * @vivi: the device, with &vivi_config.producer
@@ -586,7 +636,9 @@ int vivi_out_init(struct vivi_dev *vivi)
 	out->node.type = VIVI_NODE_OUTPUT;
 	init_waitqueue_head(&out->released);
 	init_waitqueue_head(&out->fed);
-	vivi_out_formats(&out->formats);
+	/* the capture node converts from every raw format, passes MJPEG on */
+	vivi_fmt_list_all(&out->formats);
+	vivi_jpeg_bound_init(&out->jpeg, VIVI_JPEG_QUALITY_MAX);
 	pix->pixelformat = V4L2_PIX_FMT_YUYV;
 	pix->width = VIVI_DEF_WIDTH;
 	pix->height = VIVI_DEF_HEIGHT;

@@ -176,16 +176,18 @@ if [ "$menu" = "$want" ] && [ -n "$CAP1" ] &&
 else
 	fail "nodes: the capture node's Aspect menu" "'$menu'; device 1: $(v4l2-ctl -d "${CAP1:-none}" -l 2>&1 | grep -c '^ *aspect ') aspect controls"
 fi
-out_fmts=$(v4l2-ctl -d "$PROD" --list-formats-out |
+all_out=$(v4l2-ctl -d "$PROD" --list-formats-out |
 	sed -n "s/.*\[[0-9]*\]: '\([^ ']*\) *'.*/\1/p")
-want=$(raw_formats "$CAP" | sort | tr '\n' ' ')
-got=$(sort <<<"$out_fmts" | tr '\n' ' ')
-if [ "$got" = "$want" ] && [ "$(wc -w <<<"$got")" = 24 ]; then
-	pass "nodes: the output node offers the capture node's 24 raw formats"
+want=$(list_formats "$CAP" | sort | tr '\n' ' ')
+got=$(sort <<<"$all_out" | tr '\n' ' ')
+if [ "$got" = "$want" ] && [ "$(wc -w <<<"$got")" = 25 ]; then
+	pass "nodes: the output node offers the capture node's 24 raw formats and MJPEG"
 else
-	fail "nodes: the output node offers the capture node's 24 raw formats" \
+	fail "nodes: the output node offers the capture node's 24 raw formats and MJPEG" \
 		"got $got; want $want"
 fi
+# the raw ones, which the capture node converts
+out_fmts=$(grep -vx MJPG <<<"$all_out")
 fmt=$(v4l2-ctl -d "$PROD" --get-fmt-video-out 2>&1)
 if grep -q "Width/Height *: 640/480" <<<"$fmt" &&
 	grep -q "Pixel Format *: 'YUYV'" <<<"$fmt"; then
@@ -319,7 +321,7 @@ load_producer n_devs=1 producer=1 ||
 mkdir -p "$T/pairs/p"
 producer.py blocks "$T/pairs/blocks.rgb" 320 240 16 7
 out_fmts=$(v4l2-ctl -d "$PROD" --list-formats-out |
-	sed -n "s/.*\[[0-9]*\]: '\([^ ']*\) *'.*/\1/p")
+	sed -n "s/.*\[[0-9]*\]: '\([^ ']*\) *'.*/\1/p" | grep -vx MJPG)
 # shellcheck disable=SC2086
 producer.py encode "$T/pairs/blocks.rgb" 320 240 "$T/pairs/p" $out_fmts
 # each producer's comparison runs while the next one's frames are captured
@@ -608,6 +610,92 @@ for mode in producer camera; do
 		"$T/pace-prod.log" "$T/cons.log" 40
 done
 v4l2-ctl -d "$CAP" -c frame_pacing=0
+stage_end
+
+# mjpeg_fed MODE: 90 JPEGs fed through MODE (mmap, write) to an MJPEG
+# consumer of their size: each of its frames while fed is one of them byte
+# for byte, none refused, no sequence gap
+mjpeg_fed() {
+	local name="mjpeg: $1: an MJPEG consumer gets the fed JPEGs byte for byte" prc crc
+	bg cons 180 vivi-produce -c -f MJPG -s 640x480 -r 30 -M "$T/fed.mjpg" "$CAP"
+	sleep 2
+	deadline 60 vivi-produce -m "$1" -f MJPG -s 640x480 -r 30 -n 90 "$PROD" \
+		"$T/fed.mjpg" >"$T/prod.log" 2>&1
+	prc=$?
+	sleep 1
+	crc=$(bg_stop cons USR1)
+	if [ "$prc" != 0 ] || ! grep -q '^stopped frames=90 errors=0$' "$T/prod.log"; then
+		fail "mjpeg: $1: 90 JPEGs queued, none refused" "status $prc: $(tail -n 2 "$T/prod.log" | tr '\n' ' ')"
+	else
+		pass "mjpeg: $1: 90 JPEGs queued, none refused"
+	fi
+	[ "$crc" = 0 ] || fail "$name" "consumer status $crc: $(tail -n 2 "$T/cons.log" | tr '\n' ' ')"
+	# between the first fed frame and the last, every frame a fed one
+	awk -v name="$name" '
+		/^seq=/ { split($3, m, "="); n++; mt[n] = m[2] }
+		/^frames=/ { summary = $0; split($2, g, "=") }
+		END {
+			for (i = 1; i <= n && mt[i] < 0; i++) ;
+			first = i
+			for (last = n; last > first && mt[last] < 0; last--) ;
+			for (i = first; i <= last; i++)
+				if (mt[i] < 0) other++; else seen[mt[i]] = 1
+			for (k in seen) d++
+			ok = first <= n && last - first + 1 >= 45 && !other && d >= 20 && g[2] == 0
+			print (ok ? "PASS: " : "FAIL: ") name " (" last - first + 1 \
+				" frames while fed, " other + 0 " of them not a fed JPEG, " \
+				d + 0 " distinct JPEGs of 30; " summary ")"
+		}' "$T/cons.log"
+}
+
+stage_start "mjpeg"
+# an MJPEG producer: its JPEGs go on as they are to an MJPEG consumer of
+# their size; a raw consumer gets a slate saying so; a buffer that is no
+# whole JPEG comes back with ERROR
+load_producer n_devs=1 producer=1 ||
+	fail "mjpeg: load vivi producer=1" "$(dmesg | tail -n 2 | tr '\n' ' ')"
+# 30 JPEGs, each another picture (testsrc2 moves), by ffmpeg's encoder
+ffmpeg -v error -f lavfi -i testsrc2=size=640x480:rate=30 -frames:v 30 \
+	-c:v mjpeg -pix_fmt yuvj422p -q:v 4 -f mjpeg -y "$T/fed.mjpg"
+for mode in mmap write; do
+	mjpeg_fed "$mode"
+done
+# a raw consumer: the format slate, two lines of text
+bg prod 120 vivi-produce -f MJPG -s 640x480 -r 30 -n 300 "$PROD" "$T/fed.mjpg"
+if wait_line "$T/prod.log" '^streaming' 60; then
+	rm -f "$T/slate.rgb"
+	deadline 60 vivi-produce -c -f RGB3 -s 640x480 -r 30 -n 10 -O "$T/slate.rgb" \
+		"$CAP" >"$T/cons.log" 2>&1
+	frame_of "$T/slate.rgb" 921600 -1 "$T/slate-last.rgb"
+	producer.py slate "mjpeg: a raw consumer of an MJPEG producer shows the format slate" \
+		"$T/slate-last.rgb" 640 480 --lines 2
+else
+	fail "mjpeg: the producer for the slate" "$(tail -n 2 "$T/prod.log" | tr '\n' ' ')"
+fi
+bg_stop prod TERM >/dev/null
+# buffers that are no whole JPEG: the first JPEG without SOI, and without EOI
+python3 - "$T" <<'PY'
+import sys
+t = sys.argv[1]
+d = open(t + "/fed.mjpg", "rb").read()
+first = d[:d.index(b"\xff\xd9\xff\xd8") + 2]
+open(t + "/bad-soi.mjpg", "wb").write(b"\0\0" + first[2:])
+open(t + "/bad-eoi.mjpg", "wb").write(first[:-2] + b"\0\0")
+PY
+for bad in soi eoi; do
+	name="mjpeg: a JPEG without $(tr a-z A-Z <<<"$bad") comes back with ERROR"
+	echo "producer-test mark $bad" >/dev/kmsg
+	deadline 60 vivi-produce -f MJPG -s 640x480 -r 30 -b 2 -n 12 "$PROD" \
+		"$T/bad-$bad.mjpg" >"$T/prod.log" 2>&1
+	prc=$?
+	errors=$(sed -n 's/^stopped frames=12 errors=//p' "$T/prod.log")
+	log=$(dmesg | sed -n "/producer-test mark $bad/,\$p" | grep -m 1 'no JPEG from SOI to EOI')
+	if [ "$prc" = 0 ] && [ "${errors:-0}" -ge 10 ] && [ -n "$log" ]; then
+		pass "$name ($errors of the 10 dequeued; '${log#*] }')"
+	else
+		fail "$name" "status $prc, errors '${errors}', log '$log': $(tail -n 2 "$T/prod.log" | tr '\n' ' ')"
+	fi
+done
 stage_end
 
 # fmt_out ARGS: v4l2-ctl --set-fmt-video-out ARGS, then the format it reads

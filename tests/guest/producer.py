@@ -30,10 +30,11 @@ but Bayer, which is sampled here) and PIL, none of vivi's code.
       plus the consumer's (frame.py's tolerance), plus 3 for the two
       colour conversions done by another implementation. GREY and Y16
       consumers are compared with the reference's luma. One PASS/FAIL line.
-  producer.py slate NAME FILE.rgb W H
-      FILE is the "No Signal" idle picture: black (0,0,0) but for a line
-      of text in the top-left quarter, at least 40 of its pixels white
-      (every channel 200 or more). One PASS/FAIL line.
+  producer.py slate NAME FILE.rgb W H [--lines N]
+      FILE is a slate, as the "No Signal" idle picture: black (0,0,0) but
+      for text in the top-left quarter, at least 40 of its pixels white
+      (every channel 200 or more); with --lines, N text lines tall, 18
+      pixels apart (the format slate has 2). One PASS/FAIL line.
   producer.py pacing NAME MODE PROD.log CONS.log N
       PROD.log: vivi-produce -P's lines for N distinct frames queued once
       each; CONS.log: vivi-produce -c -M's lines for the same frames.
@@ -245,6 +246,8 @@ def cmd_slate(a):
         why.append(f"non-black pixels reach {box}, beyond the top-left quarter")
     if white < 40:
         why.append(f"{white} white text pixels")
+    if box and a.lines and not (a.lines - 1) * 18 < box[3] - box[1] <= a.lines * 18:
+        why.append(f"text {box[3] - box[1]} pixels tall, not {a.lines} lines of 18")
     # every channel exactly 0 outside the text's box
     if box:
         outside = img.copy()
@@ -378,6 +381,7 @@ def main():
     s.add_argument("file")
     s.add_argument("w", type=int)
     s.add_argument("h", type=int)
+    s.add_argument("--lines", type=int, default=0)
     s = sub.add_parser("pacing")
     for n in ("name", "mode", "prod", "cons"):
         s.add_argument(n)

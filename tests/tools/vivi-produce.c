@@ -25,9 +25,13 @@
  *   -P          print "frame=I ts=S.U" for each frame queued: I its index
  *               in FILE, S.U the timestamp QBUF gave it (CLOCK_MONOTONIC,
  *               as every frame queued gets, write() aside)
- * FILE holds whole frames of sizeimage bytes (as S_FMT gives it), looped.
+ * FILE holds whole frames of sizeimage bytes (as S_FMT gives it), looped;
+ * with -f MJPG, JPEGs one after the other, each frame ending where an EOI
+ * (ff d9) is followed by an SOI (ff d8) or the end of FILE, queued with
+ * bytesused its size (write: one write() each).
  * Prints "streaming" once STREAMON succeeded (write: after the first
- * write) and "stopped frames=N" at the end; an error ends it with status 2
+ * write) and "stopped frames=N errors=E" at the end (E: buffers dequeued
+ * with V4L2_BUF_FLAG_ERROR); an error ends it with status 2
  * and the failing call and errno on stderr.
  *
  * Capture options (-c):
@@ -41,6 +45,7 @@
  *               "FOURCC BPL SIZEIMAGE"
  *   -n N        without -F: frames to dequeue (0: until SIGTERM or SIGUSR1)
  *   -M FILE     without -F: each frame is compared with FILE's frames
+ *               (with -f MJPG, JPEGs split as a producer's FILE is)
  *   -O FILE     without -F: every frame's payload appended to FILE
  *   One line per frame: "seq=S status=0xS match=I flags=0xF ts=S.U
  *   dq=S.U" (I: the index of the equal frame of -M's FILE, -1 if none;
@@ -155,24 +160,58 @@ static void s_parm(int fd, enum v4l2_buf_type type, unsigned int fps)
 }
 
 /* the frames of FILE, each @size bytes; returns how many */
-static unsigned int load_frames(const char *path, size_t size, char **out)
+/* where each frame of the loaded FILE starts, and its end */
+static size_t frame_at[MAX_FRAMES + 1];
+
+#define frame_len(i)	(frame_at[(i) + 1] - frame_at[i])
+
+/* MJPEG: frames end at an EOI followed by an SOI or the end */
+static unsigned int split_jpegs(const char *path, const char *d, size_t len)
+{
+	unsigned int n = 0;
+	size_t i;
+
+	frame_at[0] = 0;
+	for (i = 0; i + 2 <= len; i++) {
+		if ((unsigned char)d[i] != 0xff || (unsigned char)d[i + 1] != 0xd9 ||
+		    (i + 2 < len && (i + 4 > len || (unsigned char)d[i + 2] != 0xff ||
+				     (unsigned char)d[i + 3] != 0xd8)))
+			continue;
+		if (n == MAX_FRAMES)
+			die("%s: more than %d frames", path, MAX_FRAMES);
+		frame_at[++n] = i + 2;
+	}
+	if (frame_at[n] != len) {	/* a last frame without EOI */
+		if (n == MAX_FRAMES)
+			die("%s: more than %d frames", path, MAX_FRAMES);
+		frame_at[++n] = len;
+	}
+	return n;
+}
+
+static unsigned int load_frames(const char *path, size_t size, int jpeg,
+				char **out)
 {
 	struct stat st;
-	unsigned int n;
+	unsigned int n, i;
 	FILE *f = fopen(path, "rb");
 
 	if (!f || fstat(fileno(f), &st))
 		die("%s: %s", path, strerror(errno));
-	if (!size || st.st_size % size || !st.st_size)
+	if (!st.st_size || (!jpeg && (!size || st.st_size % size)))
 		die("%s: %lld bytes is not a whole number of %zu-byte frames",
 		    path, (long long)st.st_size, size);
-	n = st.st_size / size;
-	if (n > MAX_FRAMES)
-		die("%s: more than %d frames", path, MAX_FRAMES);
 	*out = malloc(st.st_size);
 	if (!*out || fread(*out, 1, st.st_size, f) != (size_t)st.st_size)
 		die("%s: read failed", path);
 	fclose(f);
+	if (jpeg)
+		return split_jpegs(path, *out, st.st_size);
+	n = st.st_size / size;
+	if (n > MAX_FRAMES)
+		die("%s: more than %d frames", path, MAX_FRAMES);
+	for (i = 0; i <= n; i++)
+		frame_at[i] = (size_t)i * size;
 	return n;
 }
 
@@ -212,14 +251,14 @@ static unsigned int produce_write(int fd, const struct opts *o, const char *file
 	f.fmt.pix.sizeimage = o->w * o->h * 2;
 	if (xioctl(fd, VIDIOC_S_FMT, &f))
 		fail_call("S_FMT: %s", strerror(errno));
-	n = load_frames(file, f.fmt.pix.sizeimage, &frames);
+	n = load_frames(file, f.fmt.pix.sizeimage,
+			o->fourcc == V4L2_PIX_FMT_MJPEG, &frames);
 	clock_gettime(CLOCK_MONOTONIC, &t);
 	for (i = 0; !stop && (!o->nframes || i < o->nframes); i++) {
-		w = write(fd, frames + (size_t)(i % n) * f.fmt.pix.sizeimage,
-			  f.fmt.pix.sizeimage);
+		w = write(fd, frames + frame_at[i % n], frame_len(i % n));
 		if (w < 0 && errno == EINTR && stop)
 			break;
-		if (w != (ssize_t)f.fmt.pix.sizeimage)
+		if (w != (ssize_t)frame_len(i % n))
 			fail_call("write frame %u: %zd: %s", i, w,
 				  w < 0 ? strerror(errno) : "short");
 		if (!i) {
@@ -319,6 +358,9 @@ static struct timeval qbuf(int fd, const struct opts *o, struct obuf *b,
 	return qb.timestamp;
 }
 
+/* output buffers dequeued with V4L2_BUF_FLAG_ERROR */
+static unsigned int dq_errors;
+
 /* DQBUF an output buffer (blocking); its index */
 static unsigned int dqbuf(int fd, const struct opts *o)
 {
@@ -331,6 +373,8 @@ static unsigned int dqbuf(int fd, const struct opts *o)
 	r = xioctl(fd, VIDIOC_DQBUF, &qb);
 	if (r)
 		fail_call("DQBUF: %s", strerror(-r));
+	if (qb.flags & V4L2_BUF_FLAG_ERROR)
+		dq_errors++;
 	return qb.index;
 }
 
@@ -402,7 +446,7 @@ static unsigned int produce_stream(int fd, const struct opts *o,
 	s_fmt(fd, type, o, &f);
 	s_parm(fd, type, o->fps);
 	size = f.fmt.pix.sizeimage;
-	n = load_frames(file, size, &frames);
+	n = load_frames(file, size, o->fourcc == V4L2_PIX_FMT_MJPEG, &frames);
 	nbufs = setup_bufs(fd, o, size, b);
 	for (nfree = 0; nfree < nbufs; nfree++)
 		free_idx[nfree] = nbufs - 1 - nfree;
@@ -411,8 +455,8 @@ static unsigned int produce_stream(int fd, const struct opts *o,
 		if (!nfree)
 			free_idx[nfree++] = dqbuf(fd, o);
 		k = free_idx[--nfree];
-		fill(&b[k], frames + (size_t)(i % n) * size, size);
-		ts = qbuf(fd, o, b, k, size);
+		fill(&b[k], frames + frame_at[i % n], frame_len(i % n));
+		ts = qbuf(fd, o, b, k, frame_len(i % n));
 		if (o->print_ts)
 			printf("frame=%u ts=%ld.%06ld\n", i % n,
 			       (long)ts.tv_sec, (long)ts.tv_usec);
@@ -442,7 +486,7 @@ static int produce(const char *dev, const char *file, const struct opts *o)
 				 produce_stream(fd, o, file);
 	if (close(fd))
 		fail_call("close: %s", strerror(errno));
-	printf("stopped frames=%u\n", n);
+	printf("stopped frames=%u errors=%u\n", n, dq_errors);
 	return 0;
 }
 
@@ -565,7 +609,9 @@ static int capture_stream(const char *dev, struct opts *o)
 
 	cap_start(&c, dev, o);
 	if (o->match)
-		nref = load_frames(o->match, c.f.fmt.pix.sizeimage, &ref);
+		nref = load_frames(o->match, c.f.fmt.pix.sizeimage,
+				   c.f.fmt.pix.pixelformat == V4L2_PIX_FMT_MJPEG,
+				   &ref);
 	if (o->out) {
 		out = fopen(o->out, "wb");
 		if (!out)
@@ -578,9 +624,8 @@ static int capture_stream(const char *dev, struct opts *o)
 		clock_gettime(CLOCK_MONOTONIC, &dq);
 		st = input_status(c.fd);
 		for (match = -1, k = 0; k < nref && match < 0; k++)
-			if (b.bytesused == c.f.fmt.pix.sizeimage &&
-			    !memcmp(c.mem[b.index],
-				    ref + (size_t)k * c.f.fmt.pix.sizeimage,
+			if (b.bytesused == frame_len(k) &&
+			    !memcmp(c.mem[b.index], ref + frame_at[k],
 				    b.bytesused))
 				match = k;
 		if (out && fwrite(c.mem[b.index], 1, b.bytesused, out) != b.bytesused)

@@ -483,10 +483,103 @@ static void test_scratch(void)
 	tu_done("jpeg/scratch_small");
 }
 
+/*
+ * vivi_jpeg_length(), which the producer node runs on every MJPEG frame an
+ * application queues: whole JPEGs, with bytes after them, cut short, not
+ * starting with SOI, hand-made markers, and mutated frames (read past the
+ * end: ASan)
+ */
+static void tlength_one(const u8 *jpg, size_t n, const char *what)
+{
+	size_t cut, got, step = n / 97 + 1;
+	u8 *buf = malloc(n + 256);
+	unsigned int i;
+
+	memcpy(buf, jpg, n);
+	for (i = 0; i < 256; i++)
+		buf[n + i] = i & 1 ? 0xd9 : 0xff;	/* EOI after EOI */
+	got = vivi_jpeg_length(buf, n);
+	if (got != n)
+		tu_fail("%s: whole: %zu, want %zu", what, got, n);
+	got = vivi_jpeg_length(buf, n + 256);
+	if (got != n)
+		tu_fail("%s: with 256 bytes after it: %zu, want %zu", what, got, n);
+	for (cut = 0; cut < n; cut += cut < 700 || cut > n - 40 ? 1 : step) {
+		/* a copy of exactly @cut bytes: ASan sees any read past it */
+		u8 *c = malloc(cut + 1);
+
+		memcpy(c, jpg, cut);
+		got = vivi_jpeg_length(c, cut);
+		if (got)
+			tu_fail("%s: cut to %zu bytes: %zu", what, cut, got);
+		free(c);
+	}
+	buf[0] = 0;
+	if (vivi_jpeg_length(buf, n))
+		tu_fail("%s: without SOI", what);
+	free(buf);
+}
+
+static void test_length(void)
+{
+	/* SOI, a segment, SOS, data with stuffing, RST0 and fill, EOI */
+	static const u8 made[] = {
+		0xff, 0xd8, 0xff, 0xdb, 0x00, 0x04, 0xff, 0xd9,
+		0xff, 0xff, 0xda, 0x00, 0x03, 0x01, 0x12, 0xff, 0x00,
+		0x34, 0xff, 0xd0, 0x56, 0xff, 0xff, 0xff, 0xd9,
+	};
+	static const u8 bad_len[] = { 0xff, 0xd8, 0xff, 0xdb, 0x00, 0x01,
+				      0xff, 0xd9 };
+	static const u8 rst_between[] = { 0xff, 0xd8, 0xff, 0xd0, 0xff, 0xd9 };
+	static const u8 bare[] = { 0xff, 0xd8, 0xff, 0xd9 };
+	const u32 cases[][3] = { { 320, 240, 85 }, { 160, 120, 100 },
+				 { 17, 9, 50 } };
+	struct vivi_gen_settings s;
+	unsigned int c, k, seed = 1;
+	size_t n, got;
+	u8 *jpg, *m;
+
+	tlength_one(made, sizeof(made), "hand-made");
+	tlength_one(bare, sizeof(bare), "SOI EOI");
+	if (vivi_jpeg_length(bad_len, sizeof(bad_len)))
+		tu_fail("a segment length of 1 is taken");
+	if (vivi_jpeg_length(rst_between, sizeof(rst_between)))
+		tu_fail("RST0 between segments is taken");
+	if (vivi_jpeg_length(NULL, 100))
+		tu_fail("NULL is taken");
+	for (c = 0; c < ARRAY_SIZE(cases); c++) {
+		char what[48];
+
+		snprintf(what, sizeof(what), "%ux%u noise q%u", cases[c][0],
+			 cases[c][1], cases[c][2]);
+		tsettings(&s, VIVI_PAT_NOISE, 0);
+		jpg = tencode(&s, 5, cases[c][0], cases[c][1], cases[c][2], &n,
+			      what);
+		if (!jpg)
+			continue;
+		tlength_one(jpg, n, what);
+		/* any byte changed: an answer within the buffer, no overread */
+		m = malloc(n);
+		for (k = 0; k < 2000; k++) {
+			memcpy(m, jpg, n);
+			seed = seed * 1103515245 + 12345;
+			m[2 + (seed >> 8) % (n - 2)] = seed >> 24;
+			got = vivi_jpeg_length(m, n);
+			if (got > n)
+				tu_fail("%s: mutated: %zu of %zu bytes", what,
+					got, n);
+		}
+		free(m);
+		free(jpg);
+	}
+	tu_done("jpeg/length");
+}
+
 int main(void)
 {
 	tu_make_font(tfont);
 	test_scratch();
+	test_length();
 	test_bad_args();
 	test_tables();
 	test_small_output();
