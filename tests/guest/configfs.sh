@@ -163,31 +163,17 @@ cfs_video_nodes() {
 	done
 }
 
-# cfs_cycles N DIR: N cycles of an item "cyc" made, enabled, streamed (3
-# frames at 160x120, 120 fps), disabled and removed; prints the failures
-# (nothing if none); the tools' output goes to DIR/cycles.err
+# cfs_cycles N DIR: N cycles of an item "cyc" made (160x120 at 120 fps),
+# enabled, streamed (vivi-cycle's stream cycle: REQBUFS, a frame, then
+# STREAMOFF or, every third, the close; MMAP and USERPTR in turn), disabled
+# and removed, all in one vivi-cycle process; prints the failure (nothing
+# if none); the tool's errors go to DIR/cycles.err
 cfs_cycles() {
-	local i node bad=0 why='' dir=$2
-	for ((i = 0; i < $1; i++)); do
-		if ! cfs_make cyc sizes=160x120 rates=120 default_size=160x120 \
-			default_rate=120 2>>"$dir/cycles.err" || ! cfs_enable cyc; then
-			bad=$((bad + 1)) why="cycle $i: make/enable: $CFS_ERRNO"
-			cfs_remove cyc
-			continue
-		fi
-		node=$(cfs_nodes cyc)
-		rm -f "$dir/cyc.raw"
-		deadline 30 v4l2-ctl -d "$node" --stream-mmap=4 --stream-count=3 \
-			--stream-to="$dir/cyc.raw" >>"$dir/cycles.err" 2>&1
-		if [ "$(stat -c %s "$dir/cyc.raw" 2>/dev/null)" != $((3 * 160 * 120 * 2)) ]; then
-			bad=$((bad + 1)) why="cycle $i: $(stat -c %s "$dir/cyc.raw" 2>&1) bytes streamed"
-		fi
-		if ! cfs_disable cyc || ! cfs_rmdir cyc; then
-			bad=$((bad + 1)) why="cycle $i: disable/rmdir: $CFS_ERRNO"
-			cfs_remove cyc
-		fi
-	done
-	[ "$bad" = 0 ] || echo "$bad failed, the last: $why"
+	local out
+	out=$(deadline $(($1 * 2 + 60)) vivi-cycle "$CFS/cyc" configfs "$1" \
+		2>>"$2/cycles.err") && return 0
+	echo "${out#FAIL: cycle: }"
+	cfs_remove cyc
 }
 
 cfs_cycles_part() {

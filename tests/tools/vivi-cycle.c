@@ -3,12 +3,18 @@
  * vivi-cycle - repeat a setup/teardown cycle, for the leak checks.
  *
  * Usage: vivi-cycle /dev/videoN stream|open COUNT
+ *        vivi-cycle /sys/kernel/config/vivi/NAME configfs COUNT
  *
  * stream: each cycle allocates 8 buffers (mmap, then userptr, alternating),
  *	queues them all, STREAMON, waits for one frame and requeues it, then
  *	tears down with buffers still queued: STREAMOFF + REQBUFS(0), or, every
  *	third cycle, by closing the file while streaming.
  * open: each cycle opens the node, QUERYCAP, G_FMT, closes.
+ * configfs: each cycle makes the item NAME (mkdir; sizes 160x120, rates
+ *	120 and the defaults to match, each one write()), enables it, reads
+ *	the node from its "nodes", runs a stream cycle on it, disables it and
+ *	removes it (rmdir); the tests' create/stream/remove cycles, in one
+ *	process, as each exec costs tens of milliseconds under TCG.
  *
  * Prints one PASS:/FAIL: line; exits 1 on failure.
  */
@@ -21,6 +27,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <linux/videodev2.h>
 
@@ -151,21 +158,108 @@ static int open_cycle(const char *dev, char *err, size_t errlen)
 	return close(fd);
 }
 
+/* write @val and a newline to @dir/@attr in one write(), as echo does */
+static int cfs_write(const char *dir, const char *attr, const char *val,
+		     char *err, size_t errlen)
+{
+	char path[512], line[64];
+	int fd, n, ok;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, attr);
+	n = snprintf(line, sizeof(line), "%s\n", val);
+	fd = open(path, O_WRONLY);
+	ok = fd >= 0 && write(fd, line, n) == n;
+	if (!ok)
+		snprintf(err, errlen, "%s=%s: %s", attr, val, strerror(errno));
+	if (fd >= 0)
+		close(fd);
+	return ok ? 0 : -1;
+}
+
+/* the first line of @dir/nodes into @node */
+static int cfs_node(const char *dir, char *node, size_t len, char *err,
+		    size_t errlen)
+{
+	char path[512];
+	FILE *f;
+	int ok;
+
+	snprintf(path, sizeof(path), "%s/nodes", dir);
+	f = fopen(path, "r");
+	ok = f && fgets(node, len, f) && node[0] == '/';
+	if (f)
+		fclose(f);
+	if (!ok) {
+		snprintf(err, errlen, "nodes: %s", f ? "empty" : strerror(errno));
+		return -1;
+	}
+	node[strcspn(node, "\n")] = 0;
+	return 0;
+}
+
+static int configfs_cycle(const char *dir, int i, char *err, size_t errlen)
+{
+	static const char *const set[][2] = {
+		{ "sizes", "160x120" }, { "rates", "120" },
+		{ "default_size", "160x120" }, { "default_rate", "120" },
+		{ "enabled", "1" },
+	};
+	char node[64], why[200];
+	unsigned int k;
+	int ret = -1;
+
+	if (mkdir(dir, 0755)) {
+		snprintf(err, errlen, "mkdir: %s", strerror(errno));
+		return -1;
+	}
+	for (k = 0; k < sizeof(set) / sizeof(set[0]); k++)
+		if (cfs_write(dir, set[k][0], set[k][1], err, errlen))
+			break;
+	if (k < sizeof(set) / sizeof(set[0]))
+		goto remove;
+	if (cfs_node(dir, node, sizeof(node), err, errlen))
+		goto disable;
+	if (stream_cycle(node, i, why, sizeof(why))) {
+		snprintf(err, errlen, "%s: %s", node, why);
+		goto disable;
+	}
+	ret = 0;
+disable:
+	if (cfs_write(dir, "enabled", "0", why, sizeof(why)) && !ret) {
+		snprintf(err, errlen, "%s", why);
+		ret = -1;
+	}
+remove:
+	if (rmdir(dir) && !ret) {
+		snprintf(err, errlen, "rmdir: %s", strerror(errno));
+		ret = -1;
+	}
+	return ret;
+}
+
 int main(int argc, char **argv)
 {
-	char err[200] = "";
-	int i, count, stream;
+	static const char *const what[] = {
+		"open/close", "STREAMON/STREAMOFF",
+		"configfs create/enable/stream/disable/remove",
+	};
+	char err[300] = "";
+	int i, count, mode;
 
-	if (argc != 4 || (strcmp(argv[2], "stream") && strcmp(argv[2], "open"))) {
-		fprintf(stderr, "usage: %s /dev/videoN stream|open COUNT\n",
-			argv[0]);
+	mode = argc != 4 ? -1 : !strcmp(argv[2], "open") ? 0 :
+	       !strcmp(argv[2], "stream") ? 1 :
+	       !strcmp(argv[2], "configfs") ? 2 : -1;
+	if (mode < 0) {
+		fprintf(stderr, "usage: %s /dev/videoN stream|open COUNT\n"
+			"       %s /sys/kernel/config/vivi/NAME configfs COUNT\n",
+			argv[0], argv[0]);
 		return 2;
 	}
-	stream = !strcmp(argv[2], "stream");
 	count = atoi(argv[3]);
 	for (i = 0; i < count; i++) {
-		if (stream ? stream_cycle(argv[1], i, err, sizeof(err)) :
-			     open_cycle(argv[1], err, sizeof(err)))
+		if (mode == 0 ? open_cycle(argv[1], err, sizeof(err)) :
+		    mode == 1 ? stream_cycle(argv[1], i, err, sizeof(err)) :
+				configfs_cycle(argv[1], i, err, sizeof(err)))
 			break;
 	}
 	if (i < count) {
@@ -173,7 +267,6 @@ int main(int argc, char **argv)
 		       argv[2], i, err);
 		return 1;
 	}
-	printf("PASS: cycle: %d %s cycles\n", count,
-	       stream ? "STREAMON/STREAMOFF" : "open/close");
+	printf("PASS: cycle: %d %s cycles\n", count, what[mode]);
 	return 0;
 }
