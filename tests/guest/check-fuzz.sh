@@ -17,8 +17,10 @@ secs=${VIVI_FUZZ_SECS:-60}
 max=${VIVI_FUZZ_IOCTLS:-150000}
 seed=${VIVI_FUZZ_SEED:-$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')}
 
-stage_start "fuzz"
+# outside the parts, so that PARTS= can pick either
 core_modules
+
+stage_start "fuzz"
 unload_vivi
 mem_snap /tmp/f0
 clear_dmesg

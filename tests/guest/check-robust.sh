@@ -36,10 +36,12 @@ streams() {
 	frames_ok "$1" /tmp/frames.raw "$3" "$size"
 }
 
-stage_start "fault injection"
+# what every part needs, outside the parts so that PARTS= can pick any
 core_modules
-unload_vivi
 cp "$KO" /tmp/vivi.ko
+
+stage_start "fault injection"
+unload_vivi
 clear_dmesg
 if out=$(insmod /tmp/vivi.ko n_devs=4 fail_dev=4 2>&1); then
 	fail "fail_dev: fail_dev=4 with n_devs=4 is refused" "insmod succeeded"
