@@ -26,8 +26,8 @@
  * @text: the on-screen text lines
  * @quality: the MJPEG quality
  * @fed: the producer's frame, with VIVI_SOURCE_FED
- * @fed_ref: what holds it while the frame is drawn
- * @jpeg: @fed is a JPEG, copied into the buffer as it is
+ * @fed_ref: what holds it while the frame is drawn; its jpeg_size is not 0
+ *	while @fed is a JPEG to copy into the buffer as it is
  */
 struct vivi_frame {
 	struct vivi_source src;
@@ -36,7 +36,6 @@ struct vivi_frame {
 	u32 quality;
 	struct vivi_gen_frame fed;
 	struct vivi_out_ref fed_ref;
-	bool jpeg;
 };
 
 /*
@@ -52,7 +51,6 @@ static void vivi_frame_source(struct vivi_cap *cap, struct vivi_frame *fr,
 	fr->src.type = VIVI_SOURCE_PATTERN;
 	fr->src.fed = &fr->fed;
 	fr->fed_ref = (struct vivi_out_ref){};
-	fr->jpeg = false;
 	if (vivi->cfg.producer &&
 	    vivi_out_get(&vivi->out, &fr->fed, idle == VIVI_IDLE_LAST_FRAME,
 			 &fr->fed_ref))
@@ -97,8 +95,9 @@ static void vivi_frame_slate(struct vivi_frame *fr, const char *line0,
 
 /*
  * A fed MJPEG frame goes on as it is to an MJPEG capture frame of its
- * size, if it fits (@fr keeps it, @fr->jpeg set); vivi has no decoder, so
- * any other capture frame shows a slate saying what would show the feed
+ * size, if it fits (@fr keeps it); vivi has no decoder, so any other
+ * capture frame shows a slate saying what would show the feed, and the
+ * reference given back (vivi_out_put() clears it) says no JPEG is kept
  */
 static void vivi_frame_jpeg_feed(struct vivi_cap *cap, struct vivi_frame *fr,
 				 size_t room)
@@ -108,10 +107,8 @@ static void vivi_frame_jpeg_feed(struct vivi_cap *cap, struct vivi_frame *fr,
 
 	if (vivi_fmt_compressed(pix->pixelformat) &&
 	    pix->width == fr->fed.width && pix->height == fr->fed.height &&
-	    fr->fed_ref.jpeg_size <= room) {
-		fr->jpeg = true;
+	    fr->fed_ref.jpeg_size <= room)
 		return;
-	}
 	snprintf(want, sizeof(want), "CAPTURE MJPG %ux%u", fr->fed.width,
 		 fr->fed.height);
 	vivi_frame_done(cap, fr);
@@ -232,7 +229,7 @@ int vivi_frame_fill(struct vivi_cap *cap, struct vb2_buffer *vb,
 	t0 = ktime_get_ns();
 	if (!vaddr) {
 		ret = -EFAULT;
-	} else if (fr.jpeg) {
+	} else if (fr.fed_ref.jpeg_size) {
 		memcpy(vaddr, fr.fed.plane[0], fr.fed_ref.jpeg_size);
 		vb2_set_plane_payload(vb, 0, fr.fed_ref.jpeg_size);
 		ret = 0;

@@ -34,9 +34,9 @@ else
 	# one run per file, with that file's exceptions from tests/lint-ignore,
 	# as many at a time as there are CPUs, each into a file of its own
 	tmp=$(mktemp -d) || exit 1
-	out= i=0
+	out= i=0 cpus=$(nproc)
 	for f in "${srcs[@]}"; do
-		while [ "$(jobs -rp | wc -l)" -ge "$(nproc)" ]; do
+		while [ "$(jobs -rp | wc -l)" -ge "$cpus" ]; do
 			wait -n
 		done
 		ign=$(sed -n "s/^$f \([A-Z_,]*\) *#.*/\1/p" tests/lint-ignore)

@@ -455,10 +455,10 @@ elif [ "$n" != 64 ]; then
 	fail "many: a 65th device is refused" "not tried at 64 devices: there are $n"
 elif [ "$CFS_ERRNO" != ENOSPC ]; then
 	fail "many: a 65th device is refused" "$CFS_ERRNO ($CFS_ERR), want ENOSPC"
-elif ! cfs_log | grep -q 'vivi: over: '; then
+elif ! log=$(cfs_log_first 'vivi: over: ') || [ -z "$log" ]; then
 	fail "many: a 65th device is refused" "no kernel log line 'vivi: over: ...'"
 else
-	pass "many: a 65th device is refused: ENOSPC, '$(cfs_log | grep -m 1 'vivi: over: ' | sed 's/^\[[ 0-9.]*\] //')'"
+	pass "many: a 65th device is refused: ENOSPC, '$log'"
 fi
 cfs_remove over
 left=

@@ -176,8 +176,7 @@ if [ "$menu" = "$want" ] && [ -n "$CAP1" ] &&
 else
 	fail "nodes: the capture node's Aspect menu" "'$menu'; device 1: $(v4l2-ctl -d "${CAP1:-none}" -l 2>&1 | grep -c '^ *aspect ') aspect controls"
 fi
-all_out=$(v4l2-ctl -d "$PROD" --list-formats-out |
-	sed -n "s/.*\[[0-9]*\]: '\([^ ']*\) *'.*/\1/p")
+all_out=$(list_formats "$PROD" --list-formats-out)
 want=$(list_formats "$CAP" | sort | tr '\n' ' ')
 got=$(sort <<<"$all_out" | tr '\n' ' ')
 if [ "$got" = "$want" ] && [ "$(wc -w <<<"$got")" = 25 ]; then
@@ -320,8 +319,7 @@ load_producer n_devs=1 producer=1 ||
 	fail "pairs: load vivi producer=1" "$(dmesg | tail -n 2 | tr '\n' ' ')"
 mkdir -p "$T/pairs/p"
 producer.py blocks "$T/pairs/blocks.rgb" 320 240 16 7
-out_fmts=$(v4l2-ctl -d "$PROD" --list-formats-out |
-	sed -n "s/.*\[[0-9]*\]: '\([^ ']*\) *'.*/\1/p" | grep -vx MJPG)
+out_fmts=$(raw_formats "$PROD" --list-formats-out)
 # shellcheck disable=SC2086
 producer.py encode "$T/pairs/blocks.rgb" 320 240 "$T/pairs/p" $out_fmts
 # each producer's comparison runs while the next one's frames are captured
@@ -685,14 +683,14 @@ PY
 # (6 frames each: the log line is rate-limited to 10 in 5 s)
 for bad in soi eoi; do
 	name="mjpeg: a JPEG without $(tr a-z A-Z <<<"$bad") comes back with ERROR"
-	echo "producer-test mark $bad" >/dev/kmsg
+	cfs_mark
 	deadline 60 vivi-produce -f MJPG -s 640x480 -r 30 -b 2 -n 6 "$PROD" \
 		"$T/bad-$bad.mjpg" >"$T/prod.log" 2>&1
 	prc=$?
 	errors=$(sed -n 's/^stopped frames=6 errors=//p' "$T/prod.log")
-	log=$(dmesg | sed -n "/producer-test mark $bad/,\$p" | grep -m 1 'no JPEG from SOI to EOI')
+	log=$(cfs_log_first 'no JPEG from SOI to EOI')
 	if [ "$prc" = 0 ] && [ "${errors:-0}" -ge 4 ] && [ -n "$log" ]; then
-		pass "$name ($errors of the 4 dequeued; '${log#*] }')"
+		pass "$name ($errors of the 4 dequeued; '$log')"
 	else
 		fail "$name" "status $prc, errors '${errors}', log '$log': $(tail -n 2 "$T/prod.log" | tr '\n' ' ')"
 	fi

@@ -297,10 +297,11 @@ load_vivi() {
 	insmod "$KO" "$@"
 }
 
-# list_formats DEV: the fourccs DEV offers (ENUM_FMT), one a line, without
-# the trailing spaces ('Y16 ' is Y16, as formats= spells it)
+# list_formats DEV [OPTION]: the fourccs DEV offers (ENUM_FMT), one a line,
+# without the trailing spaces ('Y16 ' is Y16, as formats= spells it);
+# OPTION --list-formats-out for an output node
 list_formats() {
-	v4l2-ctl -d "$1" --list-formats |
+	v4l2-ctl -d "$1" "${2:---list-formats}" |
 		sed -n "s/.*\[[0-9]*\]: '\([^ ']*\) *'.*/\1/p"
 }
 
@@ -331,7 +332,7 @@ capture_frame() {
 
 # raw_formats DEV: list_formats without MJPEG, whose frames check-mjpeg
 # checks (a JPEG is not a picture to compare pixel for pixel)
-raw_formats() { list_formats "$1" | grep -vx MJPG; }
+raw_formats() { list_formats "$@" | grep -vx MJPG; }
 
 # pad4 FOURCC: with the trailing spaces v4l2-ctl -v pixelformat= wants
 pad4() { printf '%-4s' "$1"; }

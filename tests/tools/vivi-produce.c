@@ -159,7 +159,6 @@ static void s_parm(int fd, enum v4l2_buf_type type, unsigned int fps)
 		fail_call("S_PARM 1/%u: %s", fps, strerror(errno));
 }
 
-/* the frames of FILE, each @size bytes; returns how many */
 /* where each frame of the loaded FILE starts, and its end */
 static size_t frame_at[MAX_FRAMES + 1];
 
@@ -189,6 +188,10 @@ static unsigned int split_jpegs(const char *path, const char *d, size_t len)
 	return n;
 }
 
+/*
+ * the frames of FILE into *@out: each @size bytes, or with @jpeg, JPEGs;
+ * returns how many (frame_at[] says where they are)
+ */
 static unsigned int load_frames(const char *path, size_t size, int jpeg,
 				char **out)
 {
