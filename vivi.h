@@ -178,6 +178,28 @@ struct vivi_node {
 	struct v4l2_pix_format fmt;
 };
 
+/* Camera controls that the picture cannot show (see vivi_camera.c) */
+#define VIVI_SHARPNESS_DEF	128
+#define VIVI_POWER_LINE_DEF	V4L2_CID_POWER_LINE_FREQUENCY_60HZ
+#define VIVI_FOCUS_MAX		250
+#define VIVI_FOCUS_STEP		5
+#define VIVI_PAN_STEP		3600	/* arc seconds: 1 degree */
+#define VIVI_CAMERA_PAIRS	3	/* white balance, exposure, focus */
+
+/**
+ * struct vivi_camera_osd - the camera controls shown only as text
+ * @focus_auto: V4L2_CID_FOCUS_AUTO
+ * @focus: V4L2_CID_FOCUS_ABSOLUTE
+ * @sharpness: V4L2_CID_SHARPNESS
+ * @power_line: V4L2_CID_POWER_LINE_FREQUENCY
+ */
+struct vivi_camera_osd {
+	u32 focus_auto;
+	u32 focus;
+	u32 sharpness;
+	u32 power_line;
+};
+
 /**
  * struct vivi_cap - a capture node: its frame thread, clock and faults
  * @node: what every node has; @node.type is VIVI_NODE_CAPTURE
@@ -198,10 +220,33 @@ struct vivi_node {
  * @faults: the faults injected into this node's stream
  * @jpeg_quality: V4L2_CID_JPEG_COMPRESSION_QUALITY, for the next frame
  * @jpeg: the MJPEG worst case at @jpeg_quality, for sizeimage
+ * @index: which capture node of the device this is, from 0
+ * @ctrl_handler: this node's controls: each capture node is a camera of
+ *	its own, with its own picture settings
+ * @input: the selected input
+ * @settings: picture settings, mirrored from the controls
+ * @osd_mode: what the on-screen text shows, an enum vivi_osd_mode
+ * @aspect: how fed frames of another shape fill a capture frame, an enum
+ *	vivi_aspect (the "Aspect" control, with &vivi_config.producer)
+ * @idle: what the node shows while no producer streams, an enum vivi_idle
+ *	(the "Idle Picture" control, with &vivi_config.producer)
+ * @pacing: what paces the node while a producer streams, an enum
+ *	vivi_pacing (the "Frame Pacing" control, with &vivi_config.producer)
+ * @camera_osd: the camera controls the text shows
+ * @camera_pairs: the auto clusters (auto control, manual partner); the
+ *	control framework keeps pointers to them
+ * @dv_timings: the HDMI input's receiver timings
+ * @dv_source: the timings the source sends
+ * @dv_signal: the source sends a signal
+ * @ctrl_rx_power: V4L2_CID_DV_RX_POWER_PRESENT, with hdmi_input=1
+ * @ctrl_pattern: V4L2_CID_TEST_PATTERN, set to the input's default on S_INPUT
+ * @debugfs: this node's debugfs directory
  *
- * &vivi_dev.lock guards @thread and @jpeg. &vivi_dev.slock guards
- * @buf_list, @thread_starved, @timeperframe, @stats, @faults and
- * @jpeg_quality, which the thread reads or writes while streaming.
+ * &vivi_dev.lock guards @thread, @jpeg, @input, the controls and the
+ * HDMI input's state. &vivi_dev.slock guards @buf_list, @thread_starved,
+ * @timeperframe, @stats, @faults, @jpeg_quality, @settings, @osd_mode,
+ * @aspect, @idle, @pacing and @camera_osd, which the thread reads or
+ * writes while streaming.
  *
  * The thread exists only between start_streaming and stop_streaming, while
  * the queue is busy: it reads &vivi_node.fmt without a lock (see &struct
@@ -223,6 +268,22 @@ struct vivi_cap {
 	struct vivi_faults faults;
 	u32 jpeg_quality;
 	struct vivi_jpeg_bound jpeg;
+	unsigned int index;
+	struct v4l2_ctrl_handler ctrl_handler;
+	unsigned int input;
+	struct vivi_gen_settings settings;
+	u32 osd_mode;
+	u32 aspect;
+	u32 idle;
+	u32 pacing;
+	struct vivi_camera_osd camera_osd;
+	struct v4l2_ctrl *camera_pairs[VIVI_CAMERA_PAIRS][2];
+	struct v4l2_dv_timings dv_timings;
+	struct v4l2_dv_timings dv_source;
+	bool dv_signal;
+	struct v4l2_ctrl *ctrl_rx_power;
+	struct v4l2_ctrl *ctrl_pattern;
+	struct dentry *debugfs;
 };
 
 /* The capture node that holds @node, a VIVI_NODE_CAPTURE one */
@@ -305,66 +366,24 @@ struct vivi_out_ref {
 	u32 jpeg_size;
 };
 
-/* Camera controls that the picture cannot show (see vivi_camera.c) */
-#define VIVI_SHARPNESS_DEF	128
-#define VIVI_POWER_LINE_DEF	V4L2_CID_POWER_LINE_FREQUENCY_60HZ
-#define VIVI_FOCUS_MAX		250
-#define VIVI_FOCUS_STEP		5
-#define VIVI_PAN_STEP		3600	/* arc seconds: 1 degree */
-#define VIVI_CAMERA_PAIRS	3	/* white balance, exposure, focus */
-
 /**
- * struct vivi_camera_osd - the camera controls shown only as text
- * @focus_auto: V4L2_CID_FOCUS_AUTO
- * @focus: V4L2_CID_FOCUS_ABSOLUTE
- * @sharpness: V4L2_CID_SHARPNESS
- * @power_line: V4L2_CID_POWER_LINE_FREQUENCY
- */
-struct vivi_camera_osd {
-	u32 focus_auto;
-	u32 focus;
-	u32 sharpness;
-	u32 power_line;
-};
-
-/**
- * struct vivi_dev - one vivi capture device
+ * struct vivi_dev - one vivi device: its capture nodes and its producer
  * @v4l2_dev: the V4L2 device; its release frees this struct
- * @ctrl_handler: the controls
  * @pdev: the platform device this instance is bound to
  * @inst: instance number, as in "vivi-N"
  * @cfg: this device's configuration, fixed once probed
- * @lock: serializes ioctls and the vb2 queues (vdev->lock, queue->lock);
- *	guards @input, the controls and what &struct vivi_node and &struct
+ * @lock: serializes ioctls and the vb2 queues of every node
+ *	(vdev->lock, queue->lock); guards what &struct vivi_node and &struct
  *	vivi_cap say
- * @slock: guards @settings, @osd_mode, @aspect, @idle, @pacing,
- *	@camera_osd and the capture nodes' streaming state (see &struct
- *	vivi_cap)
- * @input: the selected input
- * @settings: picture settings, mirrored from the controls
- * @osd_mode: what the on-screen text shows, an enum vivi_osd_mode
- * @aspect: how fed frames of another shape fill a capture frame, an enum
- *	vivi_aspect (the "Aspect" control, with &vivi_config.producer)
- * @idle: what the capture node shows while no producer streams, an enum
- *	vivi_idle (the "Idle Picture" control, with &vivi_config.producer)
- * @pacing: what paces the capture node while a producer streams, an enum
- *	vivi_pacing (the "Frame Pacing" control, with &vivi_config.producer)
- * @camera_osd: the camera controls the text shows
- * @camera_pairs: the auto clusters (auto control, manual partner); the
- *	control framework keeps pointers to them
- * @dv_timings: the HDMI input's receiver timings (guarded by @lock)
- * @dv_source: the timings the source sends (guarded by @lock)
- * @dv_signal: the source sends a signal (guarded by @lock)
- * @ctrl_rx_power: V4L2_CID_DV_RX_POWER_PRESENT, with hdmi_input=1
+ * @slock: guards the nodes' streaming state (see &struct vivi_cap and
+ *	&struct vivi_out)
  * @font: the kernel's VGA8x16 glyphs for the on-screen text, or NULL
- * @debugfs: this device's debugfs directory
- * @ctrl_pattern: V4L2_CID_TEST_PATTERN, set to the input's default on S_INPUT
- * @cap: the video capture node
+ * @n_caps: the number of capture nodes, &vivi_config.consumers
+ * @caps: the capture nodes, @n_caps of them, each allocated apart
  * @out: the producer node, with &vivi_config.producer
  */
 struct vivi_dev {
 	struct v4l2_device v4l2_dev;
-	struct v4l2_ctrl_handler ctrl_handler;
 	struct platform_device *pdev;
 	unsigned int inst;
 	struct vivi_config cfg;
@@ -372,24 +391,9 @@ struct vivi_dev {
 	struct mutex lock;		/* ioctls and the vb2 queues */
 	spinlock_t slock;		/* what the threads share */
 
-	unsigned int input;
-	struct vivi_gen_settings settings;
-	u32 osd_mode;
-	u32 aspect;
-	u32 idle;
-	u32 pacing;
-	struct vivi_camera_osd camera_osd;
-	struct v4l2_ctrl *camera_pairs[VIVI_CAMERA_PAIRS][2];
-	struct v4l2_dv_timings dv_timings;
-	struct v4l2_dv_timings dv_source;
-	bool dv_signal;
-	struct v4l2_ctrl *ctrl_rx_power;
-
 	const u8 *font;
-	struct dentry *debugfs;
-	struct v4l2_ctrl *ctrl_pattern;
-
-	struct vivi_cap cap;
+	unsigned int n_caps;
+	struct vivi_cap *caps[VIVI_MAX_CONSUMERS];
 	struct vivi_out out;
 };
 
@@ -417,17 +421,17 @@ static inline bool vivi_out_streaming(struct vivi_dev *vivi)
 }
 
 /* vivi_camera.c: the camera controls */
-void vivi_camera_ctrls(struct vivi_dev *vivi);
+void vivi_camera_ctrls(struct vivi_cap *cap);
 bool vivi_camera_text(const struct vivi_camera_osd *o, char *buf,
 		      size_t size);
 
 /* vivi_dv.c: the HDMI input */
-bool vivi_dv_input(const struct vivi_dev *vivi);
+bool vivi_dv_input(const struct vivi_cap *cap);
 void vivi_dv_apply(struct vivi_cap *cap);
 void vivi_dv_try_pix(struct vivi_cap *cap, struct v4l2_pix_format *pix);
-void vivi_dv_init(struct vivi_dev *vivi);
-void vivi_dv_ctrls(struct vivi_dev *vivi);
-void vivi_dv_debugfs(struct vivi_node *node, struct dentry *dir);
+void vivi_dv_init(struct vivi_cap *cap);
+void vivi_dv_ctrls(struct vivi_cap *cap);
+void vivi_dv_debugfs(struct vivi_cap *cap, struct dentry *dir);
 int vivi_dv_timings_cap(struct file *file, void *priv,
 			struct v4l2_dv_timings_cap *cap);
 int vivi_enum_dv_timings(struct file *file, void *priv,
@@ -464,6 +468,6 @@ void vivi_out_put(struct vivi_out *out, struct vivi_out_ref *ref);
 bool vivi_out_wait(struct vivi_out *out, u32 *seen);
 void vivi_out_consumer(struct vivi_out *out, bool streaming);
 
-int vivi_ctrls_init(struct vivi_dev *vivi, struct vivi_cap *cap);
+int vivi_ctrls_init(struct vivi_cap *cap);
 
 #endif

@@ -26,10 +26,11 @@
 
 static int vivi_camera_s_ctrl(struct v4l2_ctrl *ctrl)
 {
-	struct vivi_dev *vivi = container_of(ctrl->handler, struct vivi_dev,
-					     ctrl_handler);
-	struct vivi_gen_settings *s = &vivi->settings;
-	struct vivi_camera_osd *o = &vivi->camera_osd;
+	struct vivi_cap *cap = container_of(ctrl->handler, struct vivi_cap,
+					    ctrl_handler);
+	struct vivi_dev *vivi = cap->node.vivi;
+	struct vivi_gen_settings *s = &cap->settings;
+	struct vivi_camera_osd *o = &cap->camera_osd;
 	unsigned long flags;
 
 	/* the thread copies the settings under slock before each frame */
@@ -83,16 +84,16 @@ static const struct v4l2_ctrl_ops vivi_camera_ops = {
 };
 
 /*
- * Auto control @aut and its manual partner @man as pair @k of @vivi, whose
+ * Auto control @aut and its manual partner @man as pair @k of @cap, whose
  * array the cluster keeps: the partner is INACTIVE while auto is on
  */
-static void vivi_camera_pair(struct vivi_dev *vivi, unsigned int k,
+static void vivi_camera_pair(struct vivi_cap *cap, unsigned int k,
 			     struct v4l2_ctrl *aut, struct v4l2_ctrl *man,
 			     u8 manual_val)
 {
-	struct v4l2_ctrl **pair = vivi->camera_pairs[k];
+	struct v4l2_ctrl **pair = cap->camera_pairs[k];
 
-	if (vivi->ctrl_handler.error)
+	if (cap->ctrl_handler.error)
 		return;
 	pair[0] = aut;
 	pair[1] = man;
@@ -100,14 +101,14 @@ static void vivi_camera_pair(struct vivi_dev *vivi, unsigned int k,
 }
 
 /**
- * vivi_camera_ctrls() - add the camera controls to the device's handler
- * @vivi: the device
+ * vivi_camera_ctrls() - add the camera controls to a capture node's handler
+ * @cap: the capture node
  *
  * Errors are left in the handler's error, as the control framework does.
  */
-void vivi_camera_ctrls(struct vivi_dev *vivi)
+void vivi_camera_ctrls(struct vivi_cap *cap)
 {
-	struct v4l2_ctrl_handler *hdl = &vivi->ctrl_handler;
+	struct v4l2_ctrl_handler *hdl = &cap->ctrl_handler;
 	const struct v4l2_ctrl_ops *ops = &vivi_camera_ops;
 	struct v4l2_ctrl *aut, *man;
 
@@ -127,7 +128,7 @@ void vivi_camera_ctrls(struct vivi_dev *vivi)
 	man = v4l2_ctrl_new_std(hdl, ops, V4L2_CID_WHITE_BALANCE_TEMPERATURE,
 				VIVI_GEN_WB_MIN, VIVI_GEN_WB_MAX, 1,
 				VIVI_GEN_WB_REF);
-	vivi_camera_pair(vivi, 0, aut, man, 0);
+	vivi_camera_pair(cap, 0, aut, man, 0);
 
 	/* camera class */
 	aut = v4l2_ctrl_new_std_menu(hdl, ops, V4L2_CID_EXPOSURE_AUTO,
@@ -137,11 +138,11 @@ void vivi_camera_ctrls(struct vivi_dev *vivi)
 	man = v4l2_ctrl_new_std(hdl, ops, V4L2_CID_EXPOSURE_ABSOLUTE,
 				VIVI_GEN_EXPOSURE_MIN, VIVI_GEN_EXPOSURE_MAX,
 				1, VIVI_GEN_EXPOSURE_REF);
-	vivi_camera_pair(vivi, 1, aut, man, V4L2_EXPOSURE_MANUAL);
+	vivi_camera_pair(cap, 1, aut, man, V4L2_EXPOSURE_MANUAL);
 	aut = v4l2_ctrl_new_std(hdl, ops, V4L2_CID_FOCUS_AUTO, 0, 1, 1, 1);
 	man = v4l2_ctrl_new_std(hdl, ops, V4L2_CID_FOCUS_ABSOLUTE, 0,
 				VIVI_FOCUS_MAX, VIVI_FOCUS_STEP, 0);
-	vivi_camera_pair(vivi, 2, aut, man, 0);
+	vivi_camera_pair(cap, 2, aut, man, 0);
 	v4l2_ctrl_new_std(hdl, ops, V4L2_CID_ZOOM_ABSOLUTE, VIVI_GEN_ZOOM_MIN,
 			  VIVI_GEN_ZOOM_MAX, 1, VIVI_GEN_ZOOM_MIN);
 	v4l2_ctrl_new_std(hdl, ops, V4L2_CID_PAN_ABSOLUTE, -VIVI_GEN_PAN_MAX,

@@ -26,6 +26,7 @@ static const char * const vivi_config_attr_names[VIVI_CONFIG_ATTRS] = {
 	[VIVI_CONFIG_DEFAULT_RATE] = "default_rate",
 	[VIVI_CONFIG_DEFAULT_FORMAT] = "default_format",
 	[VIVI_CONFIG_PRODUCER] = "producer",
+	[VIVI_CONFIG_CONSUMERS] = "consumers",
 };
 
 /**
@@ -78,6 +79,15 @@ static int vivi_check_inputs(unsigned int n, struct vivi_config_why *why)
 	snprintf(why->text, sizeof(why->text), "=%u is out of range 1..%u", n,
 		 VIVI_MAX_INPUTS);
 	return vivi_refuse(why, VIVI_CONFIG_INPUTS);
+}
+
+static int vivi_check_consumers(unsigned int n, struct vivi_config_why *why)
+{
+	if (n >= 1 && n <= VIVI_MAX_CONSUMERS)
+		return 0;
+	snprintf(why->text, sizeof(why->text), "=%u is out of range 1..%u", n,
+		 VIVI_MAX_CONSUMERS);
+	return vivi_refuse(why, VIVI_CONFIG_CONSUMERS);
 }
 
 /* What vivi_fmt_list_parse() makes: formats vivi has, each once */
@@ -327,7 +337,8 @@ static int vivi_check_defaults(const struct vivi_config *cfg,
  * @inst: the device's number, for its label "vivi N"
  *
  * One camera input, every format, the built-in sizes and rates, the first
- * free node number, no HDMI input, no fault controls.
+ * free node number, no HDMI input, no fault controls, no producer, one
+ * capture node.
  */
 void vivi_config_defaults(struct vivi_config *cfg, unsigned int inst)
 {
@@ -336,6 +347,7 @@ void vivi_config_defaults(struct vivi_config *cfg, unsigned int inst)
 	snprintf(cfg->card_label, sizeof(cfg->card_label), "vivi %u", inst);
 	cfg->video_nr = -1;
 	cfg->n_inputs = 1;
+	cfg->consumers = 1;
 	vivi_fmt_list_all(&cfg->formats);
 	vivi_modes_defaults(&cfg->modes);
 }
@@ -445,6 +457,24 @@ void vivi_config_set_fault_controls(struct vivi_config *cfg, bool on)
 void vivi_config_set_producer(struct vivi_config *cfg, bool on)
 {
 	cfg->producer = on;
+}
+
+/**
+ * vivi_config_set_consumers() - set the number of capture nodes
+ * @cfg: the configuration
+ * @n: 1 to VIVI_MAX_CONSUMERS
+ * @why: set if refused
+ *
+ * Return: 0, or -EINVAL with @cfg unchanged
+ */
+int vivi_config_set_consumers(struct vivi_config *cfg, unsigned int n,
+			      struct vivi_config_why *why)
+{
+	int ret = vivi_check_consumers(n, why);
+
+	if (!ret)
+		cfg->consumers = n;
+	return ret;
 }
 
 /**
@@ -558,6 +588,7 @@ int vivi_config_validate(const struct vivi_config *cfg,
 	return vivi_check_label(cfg->card_label, why) ?:
 	       vivi_check_video_nr(cfg->video_nr, why) ?:
 	       vivi_check_inputs(cfg->n_inputs, why) ?:
+	       vivi_check_consumers(cfg->consumers, why) ?:
 	       vivi_check_formats(&cfg->formats, why) ?:
 	       vivi_check_sizes(m->size, m->n_sizes, why) ?:
 	       vivi_check_rates(m->interval, m->n_intervals, why) ?:

@@ -21,6 +21,8 @@
 #include "vivi_fmt.h"
 
 #define VIVI_MAX_INPUTS		4
+/* capture nodes a device may have: one producer, so many consumers */
+#define VIVI_MAX_CONSUMERS	8
 /* the V4L2 core has this many minor numbers per node type (v4l2-dev.c) */
 #define VIVI_VIDEO_NR_LIMIT	256
 /* the size of a card label: video_device.name (32 or 64 bytes, by kernel) */
@@ -40,11 +42,13 @@
  * @VIVI_CONFIG_DEFAULT_RATE: the power-on rate
  * @VIVI_CONFIG_DEFAULT_FORMAT: the power-on format
  * @VIVI_CONFIG_PRODUCER: the producer node, on or off
+ * @VIVI_CONFIG_CONSUMERS: the number of capture nodes
  * @VIVI_CONFIG_ATTRS: the number of settings
  *
  * Each is a field of &struct vivi_config. vivi_config_attr_name() gives
  * the name configfs shows; the module parameters have names of their own
- * (vivi_main.c) and set the first six and @VIVI_CONFIG_PRODUCER.
+ * (vivi_main.c) and set the first six, @VIVI_CONFIG_PRODUCER and
+ * @VIVI_CONFIG_CONSUMERS.
  */
 enum vivi_config_attr {
 	VIVI_CONFIG_LABEL,
@@ -59,6 +63,7 @@ enum vivi_config_attr {
 	VIVI_CONFIG_DEFAULT_RATE,
 	VIVI_CONFIG_DEFAULT_FORMAT,
 	VIVI_CONFIG_PRODUCER,
+	VIVI_CONFIG_CONSUMERS,
 	VIVI_CONFIG_ATTRS,
 };
 
@@ -86,7 +91,10 @@ struct vivi_config_why {
  *	timings the source sets (see vivi_dv.c)
  * @fault_controls: also offer the fault knobs as controls (opt-in)
  * @producer: an output node beside the capture node: applications feed
- *	the frames the capture node shows (see vivi_output.c)
+ *	the frames the capture nodes show (see vivi_output.c)
+ * @consumers: the number of capture nodes, 1 to VIVI_MAX_CONSUMERS: each
+ *	a camera of its own, with its own format, rate and controls; with
+ *	@producer, each shows the fed frames
  * @modes: the sizes and rates offered, and the power-on mode; every size
  *	suits every format (vivi_fmt_size_suits())
  * @nr_exact: refuse the device if @video_nr (not -1) is taken (configfs), rather
@@ -107,6 +115,7 @@ struct vivi_config {
 	bool hdmi_input;
 	bool fault_controls;
 	bool producer;
+	unsigned int consumers;
 	struct vivi_modes modes;
 	bool nr_exact;
 	bool fail_probe;
@@ -125,6 +134,8 @@ int vivi_config_parse_formats(struct vivi_config *cfg, const char *spec,
 void vivi_config_set_hdmi_input(struct vivi_config *cfg, bool on);
 void vivi_config_set_fault_controls(struct vivi_config *cfg, bool on);
 void vivi_config_set_producer(struct vivi_config *cfg, bool on);
+int vivi_config_set_consumers(struct vivi_config *cfg, unsigned int n,
+			      struct vivi_config_why *why);
 int vivi_config_set_sizes(struct vivi_config *cfg,
 			  const struct vivi_size *sizes, unsigned int n,
 			  struct vivi_config_why *why);

@@ -270,6 +270,11 @@ int vivi_config_store(struct vivi_config *cfg, enum vivi_config_attr attr,
 		    !vivi_text_done(&t))
 			return vivi_bad_text(why, attr, "is not a number");
 		return vivi_config_set_inputs(cfg, v, why);
+	case VIVI_CONFIG_CONSUMERS:
+		if (!vivi_text_uint(&t, VIVI_MAX_CONSUMERS + 1, &v) ||
+		    !vivi_text_done(&t))
+			return vivi_bad_text(why, attr, "is not a number");
+		return vivi_config_set_consumers(cfg, v, why);
 	case VIVI_CONFIG_HDMI_INPUT:
 	case VIVI_CONFIG_FAULT_CONTROLS:
 	case VIVI_CONFIG_PRODUCER:
@@ -387,6 +392,9 @@ size_t vivi_config_show(const struct vivi_config *cfg,
 		break;
 	case VIVI_CONFIG_PRODUCER:
 		vivi_shown(&o, "%d", cfg->producer);
+		break;
+	case VIVI_CONFIG_CONSUMERS:
+		vivi_shown(&o, "%u", cfg->consumers);
 		break;
 	case VIVI_CONFIG_SIZES:
 		for (i = 0; i < m->n_sizes; i++)

@@ -101,6 +101,7 @@ VIVI_CFS_ATTR(default_size, VIVI_CONFIG_DEFAULT_SIZE);
 VIVI_CFS_ATTR(default_rate, VIVI_CONFIG_DEFAULT_RATE);
 VIVI_CFS_ATTR(default_format, VIVI_CONFIG_DEFAULT_FORMAT);
 VIVI_CFS_ATTR(producer, VIVI_CONFIG_PRODUCER);
+VIVI_CFS_ATTR(consumers, VIVI_CONFIG_CONSUMERS);
 
 /*
  * Create the device. The item depends on it from now on, so configfs
@@ -205,6 +206,7 @@ static struct configfs_attribute *vivi_cfs_attrs[] = {
 	&vivi_cfs_attr_default_rate,
 	&vivi_cfs_attr_default_format,
 	&vivi_cfs_attr_producer,
+	&vivi_cfs_attr_consumers,
 	&vivi_cfs_attr_enabled,
 	&vivi_cfs_attr_nodes,
 	NULL,

@@ -185,6 +185,24 @@ void vivi_dev_destroy_all(void)
 		vivi_dev_destroy(id);
 }
 
+/* @vivi's registered nodes: its capture nodes, then the producer's */
+static size_t vivi_dev_node_names(struct vivi_dev *vivi, char *buf,
+				  size_t size)
+{
+	struct video_device *vdev;
+	size_t len = 0;
+	unsigned int i;
+
+	for (i = 0; i <= vivi->n_caps; i++) {
+		vdev = i < vivi->n_caps ? &vivi->caps[i]->node.vdev :
+					  &vivi->out.node.vdev;
+		if (video_is_registered(vdev))
+			len += scnprintf(buf + len, size - len, "/dev/%s\n",
+					 video_device_node_name(vdev));
+	}
+	return len;
+}
+
 /**
  * vivi_dev_nodes() - the /dev paths of a device's nodes, one a line
  * @id: what vivi_dev_create() returned
@@ -195,7 +213,6 @@ void vivi_dev_destroy_all(void)
  */
 size_t vivi_dev_nodes(unsigned int id, char *buf, size_t size)
 {
-	struct video_device *vdev;
 	struct vivi_slot *slot;
 	struct vivi_dev *vivi;
 	size_t len = 0;
@@ -208,15 +225,8 @@ size_t vivi_dev_nodes(unsigned int id, char *buf, size_t size)
 		/* the driver data is set and cleared under the device lock */
 		device_lock(&slot->pdev->dev);
 		vivi = platform_get_drvdata(slot->pdev);
-		vdev = vivi ? &vivi->cap.node.vdev : NULL;
-		if (vdev && video_is_registered(vdev))
-			len = scnprintf(buf, size, "/dev/%s\n",
-					video_device_node_name(vdev));
-		/* the producer's node after the capture node */
-		vdev = vivi ? &vivi->out.node.vdev : NULL;
-		if (len && video_is_registered(vdev))
-			len += scnprintf(buf + len, size - len, "/dev/%s\n",
-					 video_device_node_name(vdev));
+		if (vivi)
+			len = vivi_dev_node_names(vivi, buf, size);
 		device_unlock(&slot->pdev->dev);
 	}
 	mutex_unlock(&vivi_devs_lock);

@@ -57,14 +57,16 @@ static const struct v4l2_dv_timings_cap vivi_dv_cap = {
 };
 
 /**
- * vivi_dv_input() - true if @vivi's current input is the HDMI input
- * @vivi: the device
+ * vivi_dv_input() - true if @cap's current input is the HDMI input
+ * @cap: the capture node
  *
  * Return: true on the HDMI input
  */
-bool vivi_dv_input(const struct vivi_dev *vivi)
+bool vivi_dv_input(const struct vivi_cap *cap)
 {
-	return vivi->cfg.hdmi_input && vivi->input == vivi->cfg.n_inputs;
+	const struct vivi_config *cfg = &cap->node.vivi->cfg;
+
+	return cfg->hdmi_input && cap->input == cfg->n_inputs;
 }
 
 /* The frame interval of @t, reduced */
@@ -115,8 +117,8 @@ void vivi_dv_try_pix(struct vivi_cap *cap, struct v4l2_pix_format *pix)
 {
 	struct vivi_dev *vivi = cap->node.vivi;
 
-	pix->width = vivi->dv_timings.bt.width;
-	pix->height = vivi->dv_timings.bt.height;
+	pix->width = cap->dv_timings.bt.width;
+	pix->height = cap->dv_timings.bt.height;
 	pix->bytesperline = 0;
 	/* the timings' size, whatever sizes the camera inputs offer */
 	vivi_fmt_fill_pix(&vivi->cfg.formats, &vivi->cfg.modes, &cap->jpeg, pix);
@@ -133,7 +135,7 @@ void vivi_dv_try_pix(struct vivi_cap *cap, struct v4l2_pix_format *pix)
 void vivi_dv_apply(struct vivi_cap *cap)
 {
 	struct vivi_dev *vivi = cap->node.vivi;
-	struct v4l2_fract tpf = vivi_dv_interval(&vivi->dv_timings);
+	struct v4l2_fract tpf = vivi_dv_interval(&cap->dv_timings);
 
 	vivi_dv_try_pix(cap, &cap->node.fmt);
 	spin_lock_irq(&vivi->slock);
@@ -145,9 +147,7 @@ void vivi_dv_apply(struct vivi_cap *cap)
 int vivi_dv_timings_cap(struct file *file, void *priv,
 			struct v4l2_dv_timings_cap *cap)
 {
-	struct vivi_node *node = video_drvdata(file);
-
-	if (!vivi_dv_input(node->vivi))
+	if (!vivi_dv_input(vivi_to_cap(video_drvdata(file))))
 		return -ENODATA;
 	if (cap->pad)
 		return -EINVAL;
@@ -158,9 +158,7 @@ int vivi_dv_timings_cap(struct file *file, void *priv,
 int vivi_enum_dv_timings(struct file *file, void *priv,
 			 struct v4l2_enum_dv_timings *t)
 {
-	struct vivi_node *node = video_drvdata(file);
-
-	if (!vivi_dv_input(node->vivi))
+	if (!vivi_dv_input(vivi_to_cap(video_drvdata(file))))
 		return -ENODATA;
 	if (t->pad || t->index >= ARRAY_SIZE(vivi_dv_table))
 		return -EINVAL;
@@ -172,11 +170,11 @@ int vivi_enum_dv_timings(struct file *file, void *priv,
 int vivi_g_dv_timings(struct file *file, void *priv,
 		      struct v4l2_dv_timings *t)
 {
-	struct vivi_node *node = video_drvdata(file);
+	struct vivi_cap *cap = vivi_to_cap(video_drvdata(file));
 
-	if (!vivi_dv_input(node->vivi))
+	if (!vivi_dv_input(cap))
 		return -ENODATA;
-	*t = node->vivi->dv_timings;
+	*t = cap->dv_timings;
 	return 0;
 }
 
@@ -184,20 +182,19 @@ int vivi_s_dv_timings(struct file *file, void *priv,
 		      struct v4l2_dv_timings *t)
 {
 	struct vivi_cap *cap = vivi_to_cap(video_drvdata(file));
-	struct vivi_dev *vivi = cap->node.vivi;
 	const struct v4l2_dv_timings *e;
 
-	if (!vivi_dv_input(vivi))
+	if (!vivi_dv_input(cap))
 		return -ENODATA;
 	e = vivi_dv_find(t);
 	if (!e)
 		return -EINVAL;
 	*t = *e;
-	if (e == vivi_dv_find(&vivi->dv_timings))
+	if (e == vivi_dv_find(&cap->dv_timings))
 		return 0;
 	if (vb2_is_busy(&cap->node.queue))
 		return -EBUSY;
-	vivi->dv_timings = *e;
+	cap->dv_timings = *e;
 	vivi_dv_apply(cap);
 	return 0;
 }
@@ -205,40 +202,39 @@ int vivi_s_dv_timings(struct file *file, void *priv,
 int vivi_query_dv_timings(struct file *file, void *priv,
 			  struct v4l2_dv_timings *t)
 {
-	struct vivi_node *node = video_drvdata(file);
-	struct vivi_dev *vivi = node->vivi;
+	struct vivi_cap *cap = vivi_to_cap(video_drvdata(file));
 
-	if (!vivi_dv_input(vivi))
+	if (!vivi_dv_input(cap))
 		return -ENODATA;
-	if (!vivi->dv_signal)
+	if (!cap->dv_signal)
 		return -ENOLINK;
-	*t = vivi->dv_source;
+	*t = cap->dv_source;
 	return 0;
 }
 
 /**
  * vivi_dv_init() - power-on timings: a 1280x720p60 source, matched
- * @vivi: the device
+ * @cap: the capture node
  */
-void vivi_dv_init(struct vivi_dev *vivi)
+void vivi_dv_init(struct vivi_cap *cap)
 {
-	vivi->dv_timings = vivi_dv_table[VIVI_DV_DEFAULT];
-	vivi->dv_source = vivi_dv_table[VIVI_DV_DEFAULT];
-	vivi->dv_signal = true;
+	cap->dv_timings = vivi_dv_table[VIVI_DV_DEFAULT];
+	cap->dv_source = vivi_dv_table[VIVI_DV_DEFAULT];
+	cap->dv_signal = true;
 }
 
 /**
  * vivi_dv_ctrls() - the receiver's controls, with hdmi_input=1
- * @vivi: the device
+ * @cap: the capture node
  *
  * V4L2_CID_DV_RX_POWER_PRESENT: bit 0, the HDMI input, is set while the
  * source sends a signal.
  */
-void vivi_dv_ctrls(struct vivi_dev *vivi)
+void vivi_dv_ctrls(struct vivi_cap *cap)
 {
-	if (vivi->cfg.hdmi_input)
-		vivi->ctrl_rx_power =
-			v4l2_ctrl_new_std(&vivi->ctrl_handler, NULL,
+	if (cap->node.vivi->cfg.hdmi_input)
+		cap->ctrl_rx_power =
+			v4l2_ctrl_new_std(&cap->ctrl_handler, NULL,
 					  V4L2_CID_DV_RX_POWER_PRESENT,
 					  0, 1, 0, 1);
 }
@@ -256,15 +252,15 @@ static int vivi_dv_name(const struct v4l2_dv_timings *t, bool signal,
 static ssize_t vivi_dv_source_read(struct file *file, char __user *ubuf,
 				   size_t len, loff_t *ppos)
 {
-	struct vivi_node *node = file->private_data;
-	struct vivi_dev *vivi = node->vivi;
+	struct vivi_cap *cap = file->private_data;
+	struct vivi_dev *vivi = cap->node.vivi;
 	char buf[32];
 	int n, ret;
 
 	ret = mutex_lock_interruptible(&vivi->lock);
 	if (ret)
 		return ret;
-	n = vivi_dv_name(&vivi->dv_source, vivi->dv_signal, buf, sizeof(buf));
+	n = vivi_dv_name(&cap->dv_source, cap->dv_signal, buf, sizeof(buf));
 	mutex_unlock(&vivi->lock);
 	return simple_read_from_buffer(ubuf, len, ppos, buf, n);
 }
@@ -299,8 +295,8 @@ static ssize_t vivi_dv_source_write(struct file *file,
 				    const char __user *ubuf, size_t len,
 				    loff_t *ppos)
 {
-	struct vivi_node *node = file->private_data;
-	struct vivi_dev *vivi = node->vivi;
+	struct vivi_cap *cap = file->private_data;
+	struct vivi_dev *vivi = cap->node.vivi;
 	const struct v4l2_dv_timings *e = NULL;
 	char buf[32];
 	bool signal;
@@ -324,14 +320,14 @@ static ssize_t vivi_dv_source_write(struct file *file,
 	ret = mutex_lock_interruptible(&vivi->lock);
 	if (ret)
 		return ret;
-	if (signal != vivi->dv_signal ||
-	    (signal && e != vivi_dv_find(&vivi->dv_source))) {
-		vivi->dv_signal = signal;
+	if (signal != cap->dv_signal ||
+	    (signal && e != vivi_dv_find(&cap->dv_source))) {
+		cap->dv_signal = signal;
 		if (e)
-			vivi->dv_source = *e;
-		if (vivi->ctrl_rx_power)
-			v4l2_ctrl_s_ctrl(vivi->ctrl_rx_power, signal);
-		vivi_dv_source_change(node);
+			cap->dv_source = *e;
+		if (cap->ctrl_rx_power)
+			v4l2_ctrl_s_ctrl(cap->ctrl_rx_power, signal);
+		vivi_dv_source_change(&cap->node);
 	}
 	mutex_unlock(&vivi->lock);
 	return len;
@@ -347,12 +343,12 @@ static const struct file_operations vivi_dv_source_fops = {
 
 /**
  * vivi_dv_debugfs() - the source knob, with hdmi_input=1
- * @node: the node whose input the source feeds, told of each change
+ * @cap: the node whose input the source feeds, told of each change
  * @dir: the node's debugfs directory
  */
-void vivi_dv_debugfs(struct vivi_node *node, struct dentry *dir)
+void vivi_dv_debugfs(struct vivi_cap *cap, struct dentry *dir)
 {
-	if (node->vivi->cfg.hdmi_input)
-		debugfs_create_file("source", 0600, dir, node,
+	if (cap->node.vivi->cfg.hdmi_input)
+		debugfs_create_file("source", 0600, dir, cap,
 				    &vivi_dv_source_fops);
 }

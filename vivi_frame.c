@@ -174,11 +174,11 @@ static void vivi_frame_look(struct vivi_cap *cap, struct vivi_frame *fr,
 	fr->src.pattern = &fr->s;
 	fr->src.frame = sequence;
 	spin_lock_irq(&vivi->slock);
-	fr->s = vivi->settings;
-	osd_mode = vivi->osd_mode;
-	fr->src.aspect = vivi->aspect;
-	idle = vivi->idle;
-	cam = vivi->camera_osd;
+	fr->s = cap->settings;
+	osd_mode = cap->osd_mode;
+	fr->src.aspect = cap->aspect;
+	idle = cap->idle;
+	cam = cap->camera_osd;
 	tpf = cap->timeperframe;
 	fr->quality = cap->jpeg_quality;
 	spin_unlock_irq(&vivi->slock);

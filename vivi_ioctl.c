@@ -68,7 +68,7 @@ static int vivi_try_fmt(struct file *file, void *priv, struct v4l2_format *f)
 	vivi_fmt_try_pix(vivi_formats(file), vivi_modes(file), &cap->jpeg,
 			 &f->fmt.pix);
 	/* the HDMI input's size is its timings' */
-	if (vivi_dv_input(cap->node.vivi))
+	if (vivi_dv_input(cap))
 		vivi_dv_try_pix(cap, &f->fmt.pix);
 	return 0;
 }
@@ -98,7 +98,7 @@ static int vivi_s_fmt(struct file *file, void *priv, struct v4l2_format *f)
 
 	cap->node.fmt = f->fmt.pix;
 	/* a size that does not offer the current rate snaps the rate too */
-	if (!vivi_dv_input(cap->node.vivi))
+	if (!vivi_dv_input(cap))
 		vivi_set_interval(cap, &cap->timeperframe);
 	return 0;
 }
@@ -106,11 +106,10 @@ static int vivi_s_fmt(struct file *file, void *priv, struct v4l2_format *f)
 static int vivi_enum_framesizes(struct file *file, void *priv,
 				struct v4l2_frmsizeenum *fsize)
 {
-	struct vivi_node *node = video_drvdata(file);
 	u32 w, h;
 
 	/* the HDMI input has one size, its timings' (vivid does the same) */
-	if (vivi_dv_input(node->vivi))
+	if (vivi_dv_input(vivi_file_cap(file)))
 		return -ENOTTY;
 	if (!vivi_fmt_offered(vivi_formats(file), fsize->pixel_format) ||
 	    !vivi_fmt_size(vivi_modes(file), fsize->index, &w, &h))
@@ -124,9 +123,7 @@ static int vivi_enum_framesizes(struct file *file, void *priv,
 static int vivi_enum_frameintervals(struct file *file, void *priv,
 				    struct v4l2_frmivalenum *fival)
 {
-	struct vivi_node *node = video_drvdata(file);
-
-	if (vivi_dv_input(node->vivi))
+	if (vivi_dv_input(vivi_file_cap(file)))
 		return -ENOTTY;
 	if (!vivi_fmt_offered(vivi_formats(file), fival->pixel_format) ||
 	    !vivi_fmt_size_offered(vivi_modes(file), fival->width,
@@ -162,7 +159,7 @@ static int vivi_s_parm(struct file *file, void *priv,
 	 * The HDMI input's rate is its timings': S_PARM cannot change it
 	 * (v4l2-compliance, too, wants ENOTTY without ENUM_FRAMEINTERVALS)
 	 */
-	if (vivi_dv_input(cap->node.vivi))
+	if (vivi_dv_input(cap))
 		return -ENOTTY;
 	vivi_set_interval(cap, &a->parm.capture.timeperframe);
 	return vivi_g_parm(file, priv, a);
@@ -171,8 +168,8 @@ static int vivi_s_parm(struct file *file, void *priv,
 static int vivi_enum_input(struct file *file, void *priv,
 			   struct v4l2_input *inp)
 {
-	struct vivi_node *node = video_drvdata(file);
-	struct vivi_dev *vivi = node->vivi;
+	struct vivi_cap *cap = vivi_file_cap(file);
+	struct vivi_dev *vivi = cap->node.vivi;
 
 	if (inp->index >= vivi->cfg.n_inputs + vivi->cfg.hdmi_input)
 		return -EINVAL;
@@ -187,16 +184,14 @@ static int vivi_enum_input(struct file *file, void *priv,
 	}
 	strscpy(inp->name, "HDMI 0", sizeof(inp->name));
 	inp->capabilities = V4L2_IN_CAP_DV_TIMINGS;
-	if (!vivi->dv_signal)
+	if (!cap->dv_signal)
 		inp->status = V4L2_IN_ST_NO_SIGNAL;
 	return 0;
 }
 
 static int vivi_g_input(struct file *file, void *priv, unsigned int *i)
 {
-	struct vivi_node *node = video_drvdata(file);
-
-	*i = node->vivi->input;
+	*i = vivi_file_cap(file)->input;
 	return 0;
 }
 
@@ -212,20 +207,20 @@ static int vivi_s_input(struct file *file, void *priv, unsigned int i)
 
 	if (i >= vivi->cfg.n_inputs + vivi->cfg.hdmi_input)
 		return -EINVAL;
-	if (i == vivi->input)
+	if (i == cap->input)
 		return 0;
 	if (vb2_is_busy(&cap->node.queue))
 		return -EBUSY;
-	vivi->input = i;
-	if (vivi_dv_input(vivi)) {
+	cap->input = i;
+	if (vivi_dv_input(cap)) {
 		vivi_dv_apply(cap);
-		return v4l2_ctrl_s_ctrl(vivi->ctrl_pattern, VIVI_PAT_BARS75);
+		return v4l2_ctrl_s_ctrl(cap->ctrl_pattern, VIVI_PAT_BARS75);
 	}
 	/* back from the HDMI input: a size and a rate the camera offers */
 	vivi_fmt_try_pix(&vivi->cfg.formats, &vivi->cfg.modes, &cap->jpeg,
 			 &cap->node.fmt);
 	vivi_set_interval(cap, &cap->timeperframe);
-	return v4l2_ctrl_s_ctrl(vivi->ctrl_pattern, vivi_input_pattern[i]);
+	return v4l2_ctrl_s_ctrl(cap->ctrl_pattern, vivi_input_pattern[i]);
 }
 
 /* Control events, and source changes of the HDMI input */
@@ -351,13 +346,14 @@ static void vivi_s_jpeg_quality(struct vivi_cap *cap, u32 quality)
 
 static int vivi_s_ctrl(struct v4l2_ctrl *ctrl)
 {
-	struct vivi_dev *vivi = container_of(ctrl->handler, struct vivi_dev,
-					     ctrl_handler);
-	struct vivi_gen_settings *s = &vivi->settings;
+	struct vivi_cap *cap = container_of(ctrl->handler, struct vivi_cap,
+					    ctrl_handler);
+	struct vivi_dev *vivi = cap->node.vivi;
+	struct vivi_gen_settings *s = &cap->settings;
 	unsigned long flags;
 
 	if (ctrl->id == V4L2_CID_JPEG_COMPRESSION_QUALITY) {
-		vivi_s_jpeg_quality(ctrl->priv, ctrl->val);
+		vivi_s_jpeg_quality(cap, ctrl->val);
 		return 0;
 	}
 
@@ -386,16 +382,16 @@ static int vivi_s_ctrl(struct v4l2_ctrl *ctrl)
 		s->vflip = ctrl->val;
 		break;
 	case VIVI_CID_OSD_MODE:
-		vivi->osd_mode = ctrl->val;
+		cap->osd_mode = ctrl->val;
 		break;
 	case VIVI_CID_ASPECT:
-		vivi->aspect = ctrl->val;
+		cap->aspect = ctrl->val;
 		break;
 	case VIVI_CID_IDLE_PICTURE:
-		vivi->idle = ctrl->val;
+		cap->idle = ctrl->val;
 		break;
 	case VIVI_CID_FRAME_PACING:
-		vivi->pacing = ctrl->val;
+		cap->pacing = ctrl->val;
 		break;
 	case VIVI_CID_MOTION_SPEED:
 		s->motion_speed = ctrl->val;
@@ -480,31 +476,26 @@ static const struct v4l2_ctrl_config vivi_ctrl_stamp = {
 static void vivi_cap_ctrls(struct vivi_cap *cap, struct v4l2_ctrl_handler *hdl)
 {
 	struct vivi_dev *vivi = cap->node.vivi;
-	struct v4l2_ctrl *ctrl;
 
-	if (vivi_fmt_offered(&vivi->cfg.formats, V4L2_PIX_FMT_MJPEG)) {
-		ctrl = v4l2_ctrl_new_std(hdl, &vivi_ctrl_ops,
-					 V4L2_CID_JPEG_COMPRESSION_QUALITY,
-					 VIVI_JPEG_QUALITY_MIN,
-					 VIVI_JPEG_QUALITY_MAX, 1,
-					 VIVI_JPEG_QUALITY_DEF);
-		if (ctrl)
-			ctrl->priv = cap;
-	}
+	if (vivi_fmt_offered(&vivi->cfg.formats, V4L2_PIX_FMT_MJPEG))
+		v4l2_ctrl_new_std(hdl, &vivi_ctrl_ops,
+				  V4L2_CID_JPEG_COMPRESSION_QUALITY,
+				  VIVI_JPEG_QUALITY_MIN, VIVI_JPEG_QUALITY_MAX, 1,
+				  VIVI_JPEG_QUALITY_DEF);
 	if (vivi->cfg.fault_controls)
 		vivi_inject_ctrls(cap, hdl);
 }
 
 /**
- * vivi_ctrls_init() - create the controls and apply their defaults
- * @vivi: the device
- * @cap: its capture node, whose controls are the device's too
+ * vivi_ctrls_init() - create a capture node's controls, apply their defaults
+ * @cap: the capture node
  *
- * Return: 0 or a negative error; on error the handler is already freed.
+ * Return: 0 or a negative error; the device's release frees the handler.
  */
-int vivi_ctrls_init(struct vivi_dev *vivi, struct vivi_cap *cap)
+int vivi_ctrls_init(struct vivi_cap *cap)
 {
-	struct v4l2_ctrl_handler *hdl = &vivi->ctrl_handler;
+	struct vivi_dev *vivi = cap->node.vivi;
+	struct v4l2_ctrl_handler *hdl = &cap->ctrl_handler;
 	const struct v4l2_ctrl_ops *ops = &vivi_ctrl_ops;
 	struct v4l2_ctrl_config osd = vivi_ctrl_osd;
 	int ret;
@@ -513,7 +504,7 @@ int vivi_ctrls_init(struct vivi_dev *vivi, struct vivi_cap *cap)
 	if (vivi->cfg.producer)
 		osd.def = VIVI_OSD_NONE;
 	v4l2_ctrl_handler_init(hdl, 31 + VIVI_KNOB_COUNT + 1);
-	vivi->ctrl_pattern =
+	cap->ctrl_pattern =
 		v4l2_ctrl_new_std_menu_items(hdl, ops, V4L2_CID_TEST_PATTERN,
 					     VIVI_PAT_COUNT - 1, 0,
 					     VIVI_PAT_BARS75,
@@ -536,14 +527,11 @@ int vivi_ctrls_init(struct vivi_dev *vivi, struct vivi_cap *cap)
 		v4l2_ctrl_new_custom(hdl, &vivi_ctrl_idle, NULL);
 		v4l2_ctrl_new_custom(hdl, &vivi_ctrl_pacing, NULL);
 	}
-	vivi_camera_ctrls(vivi);
-	vivi_dv_ctrls(vivi);
+	vivi_camera_ctrls(cap);
+	vivi_dv_ctrls(cap);
 	vivi_cap_ctrls(cap, hdl);
 	ret = hdl->error;
-	if (ret) {
-		v4l2_ctrl_handler_free(hdl);
+	if (ret)
 		return ret;
-	}
-	vivi->v4l2_dev.ctrl_handler = hdl;
 	return v4l2_ctrl_handler_setup(hdl);
 }

@@ -53,7 +53,13 @@ MODULE_PARM_DESC(fault_controls, " testing only: offer the debugfs fault knobs a
 
 static bool producer[VIVI_MAX_DEVS];
 module_param_array(producer, bool, NULL, 0444);
-MODULE_PARM_DESC(producer, " 1: the device gets an output node too, whose frames applications write and its capture node shows (default 0)");
+MODULE_PARM_DESC(producer, " 1: the device gets an output node too, whose frames applications write and its capture nodes show (default 0)");
+
+static unsigned int consumers[VIVI_MAX_DEVS] = {
+	[0 ... VIVI_MAX_DEVS - 1] = 1
+};
+module_param_array(consumers, uint, NULL, 0444);
+MODULE_PARM_DESC(consumers, " capture nodes of each device, 1 to 8, each a camera with its own format, rate and controls (default 1)");
 
 static bool hdmi_input;
 module_param(hdmi_input, bool, 0444);
@@ -85,18 +91,66 @@ DEFINE_SHOW_ATTRIBUTE(vivi_stats);
 
 /* Device lifetime */
 
+/* What vivi_alloc() made, and each capture node's controls */
+static void vivi_free(struct vivi_dev *vivi)
+{
+	unsigned int i;
+
+	for (i = 0; i < vivi->n_caps; i++) {
+		v4l2_ctrl_handler_free(&vivi->caps[i]->ctrl_handler);
+		kvfree(vivi->caps[i]->scratch);
+		kfree(vivi->caps[i]);
+	}
+	mutex_destroy(&vivi->lock);
+	kfree(vivi);
+}
+
 static void vivi_release(struct v4l2_device *v4l2_dev)
 {
 	struct vivi_dev *vivi = container_of(v4l2_dev, struct vivi_dev,
 					     v4l2_dev);
 
 	vivi_dbg(1, vivi, "last reference gone, freeing the device\n");
-	v4l2_ctrl_handler_free(&vivi->ctrl_handler);
 	vivi_out_free(&vivi->out);
 	v4l2_device_unregister(&vivi->v4l2_dev);
-	mutex_destroy(&vivi->lock);
-	kvfree(vivi->cap.scratch);
-	kfree(vivi);
+	vivi_free(vivi);
+}
+
+/* Capture node @index of @vivi, with its power-on picture settings */
+static struct vivi_cap *vivi_cap_alloc(struct vivi_dev *vivi,
+				       unsigned int index)
+{
+	const struct vivi_config *cfg = &vivi->cfg;
+	struct vivi_cap *cap;
+	u32 width;
+
+	cap = kzalloc(sizeof(*cap), GFP_KERNEL);
+	if (!cap)
+		return NULL;
+	/* the HDMI input's timings go up to VIVI_MAX_WIDTH */
+	width = vivi_modes_max_width(&cfg->modes);
+	if (cfg->hdmi_input)
+		width = max_t(u32, width, VIVI_MAX_WIDTH);
+	cap->scratch = kvzalloc(vivi_frame_scratch_size(width, cfg->producer),
+				GFP_KERNEL);
+	if (!cap->scratch) {
+		kfree(cap);
+		return NULL;
+	}
+	cap->node.vivi = vivi;	/* early: the controls' setup reaches it */
+	cap->index = index;
+	cap->jpeg_quality = VIVI_JPEG_QUALITY_DEF;
+	vivi_jpeg_bound_init(&cap->jpeg, VIVI_JPEG_QUALITY_DEF);
+	cap->settings.pattern = VIVI_PAT_BARS75;
+	cap->settings.brightness = VIVI_GEN_BRIGHTNESS_DEF;
+	cap->settings.contrast = VIVI_GEN_CONTRAST_DEF;
+	cap->settings.saturation = VIVI_GEN_SATURATION_DEF;
+	cap->settings.hue = VIVI_GEN_HUE_DEF;
+	cap->camera_osd.focus_auto = 1;
+	cap->camera_osd.sharpness = VIVI_SHARPNESS_DEF;
+	cap->camera_osd.power_line = VIVI_POWER_LINE_DEF;
+	vivi_dv_init(cap);
+	return cap;
 }
 
 static struct vivi_dev *vivi_alloc(struct platform_device *pdev,
@@ -104,41 +158,42 @@ static struct vivi_dev *vivi_alloc(struct platform_device *pdev,
 {
 	const struct font_desc *font = find_font("VGA8x16");
 	struct vivi_dev *vivi;
-	size_t size;
-	u32 width;
 
 	vivi = kzalloc(sizeof(*vivi), GFP_KERNEL);
 	if (!vivi)
 		return NULL;
-	/* the HDMI input's timings go up to VIVI_MAX_WIDTH */
-	width = vivi_modes_max_width(&cfg->modes);
-	if (cfg->hdmi_input)
-		width = max_t(u32, width, VIVI_MAX_WIDTH);
-	size = vivi_frame_scratch_size(width, cfg->producer);
-	vivi->cap.scratch = kvzalloc(size, GFP_KERNEL);
-	if (!vivi->cap.scratch) {
-		kfree(vivi);
-		return NULL;
-	}
-	vivi->cap.node.vivi = vivi;	/* early: the controls' setup reaches it */
-	vivi->cap.jpeg_quality = VIVI_JPEG_QUALITY_DEF;
-	vivi_jpeg_bound_init(&vivi->cap.jpeg, VIVI_JPEG_QUALITY_DEF);
 	vivi->pdev = pdev;
 	vivi->inst = pdev->id;
 	vivi->cfg = *cfg;
 	vivi->font = font ? font->data : NULL;
 	mutex_init(&vivi->lock);
 	spin_lock_init(&vivi->slock);
-	vivi->settings.pattern = VIVI_PAT_BARS75;
-	vivi->settings.brightness = VIVI_GEN_BRIGHTNESS_DEF;
-	vivi->settings.contrast = VIVI_GEN_CONTRAST_DEF;
-	vivi->settings.saturation = VIVI_GEN_SATURATION_DEF;
-	vivi->settings.hue = VIVI_GEN_HUE_DEF;
-	vivi->camera_osd.focus_auto = 1;
-	vivi->camera_osd.sharpness = VIVI_SHARPNESS_DEF;
-	vivi->camera_osd.power_line = VIVI_POWER_LINE_DEF;
-	vivi_dv_init(vivi);
+	for (; vivi->n_caps < cfg->consumers; vivi->n_caps++) {
+		vivi->caps[vivi->n_caps] = vivi_cap_alloc(vivi, vivi->n_caps);
+		if (!vivi->caps[vivi->n_caps]) {
+			vivi_free(vivi);
+			return NULL;
+		}
+	}
 	return vivi;
+}
+
+/*
+ * The card name of capture node @index: the label for the first, and for
+ * the others the label cut to leave room to say which node this is
+ */
+static void vivi_node_name(const struct vivi_dev *vivi, unsigned int index,
+			   char *name, size_t size)
+{
+	char tail[sizeof(" (consumer 8)")];
+
+	if (!index) {
+		strscpy(name, vivi->cfg.card_label, size);
+		return;
+	}
+	snprintf(tail, sizeof(tail), " (consumer %u)", index + 1);
+	snprintf(name, size, "%.*s%s", (int)(size - strlen(tail) - 1),
+		 vivi->cfg.card_label, tail);
 }
 
 /* The capture node: its queue, power-on format and video device */
@@ -148,7 +203,6 @@ static int vivi_node_init(struct vivi_dev *vivi, struct vivi_cap *cap)
 	struct video_device *vdev = &node->vdev;
 	int ret;
 
-	node->vivi = vivi;
 	node->type = VIVI_NODE_CAPTURE;
 	vivi_fmt_default_pix(&vivi->cfg.formats, &vivi->cfg.modes, &cap->jpeg,
 			     &node->fmt);
@@ -160,11 +214,12 @@ static int vivi_node_init(struct vivi_dev *vivi, struct vivi_cap *cap)
 	if (ret)
 		return ret;
 
-	strscpy(vdev->name, vivi->cfg.card_label, sizeof(vdev->name));
+	vivi_node_name(vivi, cap->index, vdev->name, sizeof(vdev->name));
 	vdev->fops = &vivi_fops;
 	vdev->ioctl_ops = &vivi_ioctl_ops;
 	vdev->release = video_device_release_empty;
 	vdev->v4l2_dev = &vivi->v4l2_dev;
+	vdev->ctrl_handler = &cap->ctrl_handler;
 	vdev->queue = &node->queue;
 	vdev->lock = &vivi->lock;
 	vdev->vfl_dir = VFL_DIR_RX;
@@ -182,45 +237,58 @@ static int vivi_node_init(struct vivi_dev *vivi, struct vivi_cap *cap)
 	return 0;
 }
 
-/*
- * Make the node live, with its debugfs files. Nothing may fail after this
- * in a module load: once registered, any process (udev's v4l_id, PipeWire)
- * may open the node, and a failed load frees the module under that file.
- */
-static int vivi_node_register(struct vivi_cap *cap)
+/* Register one node; the first capture node takes the number asked for */
+static int vivi_vdev_register(struct vivi_dev *vivi, struct video_device *vdev,
+			      int nr)
 {
-	struct vivi_dev *vivi = cap->node.vivi;
-	struct video_device *vdev = &cap->node.vdev;
-	int ret;
+	int ret = video_register_device(vdev, VFL_TYPE_VIDEO, nr);
 
-	ret = video_register_device(vdev, VFL_TYPE_VIDEO, vivi->cfg.video_nr);
 	if (ret)
 		return ret;
 	/* the core took the next free number; the teardown unregisters it */
-	if (vivi->cfg.nr_exact && vivi->cfg.video_nr >= 0 &&
-	    vdev->num != vivi->cfg.video_nr) {
-		v4l2_err(&vivi->v4l2_dev, "/dev/video%d is taken\n",
-			 vivi->cfg.video_nr);
+	if (vivi->cfg.nr_exact && nr >= 0 && vdev->num != nr) {
+		v4l2_err(&vivi->v4l2_dev, "/dev/video%d is taken\n", nr);
 		return -EBUSY;
 	}
-	vivi->debugfs = debugfs_create_dir(video_device_node_name(vdev),
-					   vivi_debugfs_root);
-	debugfs_create_file("stats", 0444, vivi->debugfs, cap,
-			    &vivi_stats_fops);
-	vivi_inject_debugfs(cap, vivi->debugfs);
-	vivi_dv_debugfs(&cap->node, vivi->debugfs);
-	v4l2_info(&vivi->v4l2_dev, "\"%s\" registered as %s\n", vdev->name,
-		  video_device_node_name(vdev));
-	if (!vivi->cfg.producer)
-		return 0;
-	/* the producer's node takes the next free number */
-	vdev = &vivi->out.node.vdev;
-	ret = video_register_device(vdev, VFL_TYPE_VIDEO, -1);
-	if (ret)
-		return ret;
 	v4l2_info(&vivi->v4l2_dev, "\"%s\" registered as %s\n", vdev->name,
 		  video_device_node_name(vdev));
 	return 0;
+}
+
+/* Capture node @cap's debugfs files, in a directory named after its node */
+static void vivi_node_debugfs(struct vivi_cap *cap)
+{
+	cap->debugfs = debugfs_create_dir(video_device_node_name(&cap->node.vdev),
+					  vivi_debugfs_root);
+	debugfs_create_file("stats", 0444, cap->debugfs, cap,
+			    &vivi_stats_fops);
+	vivi_inject_debugfs(cap, cap->debugfs);
+	vivi_dv_debugfs(cap, cap->debugfs);
+}
+
+/*
+ * Make the nodes live, with their debugfs files: the capture nodes, then
+ * the producer's, each taking the next free number after the first. Nothing
+ * may fail after this in a module load: once registered, any process
+ * (udev's v4l_id, PipeWire) may open a node, and a failed load frees the
+ * module under that file.
+ */
+static int vivi_nodes_register(struct vivi_dev *vivi)
+{
+	int nr = vivi->cfg.video_nr;
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < vivi->n_caps; i++) {
+		ret = vivi_vdev_register(vivi, &vivi->caps[i]->node.vdev,
+					 i ? -1 : nr);
+		if (ret)
+			return ret;
+		vivi_node_debugfs(vivi->caps[i]);
+	}
+	if (!vivi->cfg.producer)
+		return 0;
+	return vivi_vdev_register(vivi, &vivi->out.node.vdev, -1);
 }
 
 /*
@@ -233,26 +301,48 @@ static int vivi_node_register(struct vivi_cap *cap)
 static void vivi_teardown(struct vivi_dev *vivi)
 {
 	struct vivi_config *cfg = dev_get_platdata(&vivi->pdev->dev);
+	struct vivi_cap *cap;
+	unsigned int i;
 
-	debugfs_remove_recursive(vivi->debugfs);
-	vivi->debugfs = NULL;
-	/* the node is registered only once the module has loaded */
-	if (video_is_registered(&vivi->cap.node.vdev)) {
-		/* a replug (or sysfs bind) brings the node back as the same number */
-		cfg->video_nr = vivi->cap.node.vdev.num;
-		cfg->nr_exact = false;
+	for (i = 0; i < vivi->n_caps; i++) {
+		cap = vivi->caps[i];
+		debugfs_remove_recursive(cap->debugfs);
+		cap->debugfs = NULL;
+		/* a node is registered only once the module has loaded */
+		if (!video_is_registered(&cap->node.vdev))
+			continue;
+		/* a replug (or sysfs bind) brings the first back as the same number */
+		if (!i) {
+			cfg->video_nr = cap->node.vdev.num;
+			cfg->nr_exact = false;
+		}
 		v4l2_info(&vivi->v4l2_dev, "removing %s\n",
-			  video_device_node_name(&vivi->cap.node.vdev));
+			  video_device_node_name(&cap->node.vdev));
 		/* open files get ENODEV; memory goes when the last one closes */
-		video_unregister_device(&vivi->cap.node.vdev);
-		vivi_queue_disconnect(&vivi->cap);
+		video_unregister_device(&cap->node.vdev);
+		vivi_queue_disconnect(cap);
 	}
-	/* once the capture node no longer reads the producer's frames */
+	/* once no capture node reads the producer's frames */
 	if (video_is_registered(&vivi->out.node.vdev)) {
 		video_unregister_device(&vivi->out.node.vdev);
 		vivi_out_disconnect(&vivi->out);
 	}
 	v4l2_device_put(&vivi->v4l2_dev);
+}
+
+/* Each capture node's controls and queue, then the producer's node */
+static int vivi_nodes_init(struct vivi_dev *vivi)
+{
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < vivi->n_caps; i++) {
+		ret = vivi_ctrls_init(vivi->caps[i]) ?:
+		      vivi_node_init(vivi, vivi->caps[i]);
+		if (ret)
+			return ret;
+	}
+	return vivi->cfg.producer ? vivi_out_init(vivi) : 0;
 }
 
 static int vivi_probe(struct platform_device *pdev)
@@ -273,17 +363,9 @@ static int vivi_probe(struct platform_device *pdev)
 	/* from here on, vivi_release() frees everything */
 	vivi->v4l2_dev.release = vivi_release;
 
-	ret = vivi_ctrls_init(vivi, &vivi->cap);
+	ret = vivi_nodes_init(vivi);
 	if (ret)
 		goto put_dev;
-	ret = vivi_node_init(vivi, &vivi->cap);
-	if (ret)
-		goto put_dev;
-	if (vivi->cfg.producer) {
-		ret = vivi_out_init(vivi);
-		if (ret)
-			goto put_dev;
-	}
 	if (cfg->fail_probe) {
 		v4l2_info(&vivi->v4l2_dev, "fail_dev=%u: failing the probe\n",
 			  vivi->inst);
@@ -292,7 +374,7 @@ static int vivi_probe(struct platform_device *pdev)
 	}
 	/* at load, vivi_init() registers every node once all devices probed */
 	if (vivi_nodes_live) {
-		ret = vivi_node_register(&vivi->cap);
+		ret = vivi_nodes_register(vivi);
 		if (ret)
 			goto put_dev;
 	}
@@ -303,9 +385,7 @@ put_dev:
 	vivi_teardown(vivi);
 	return ret;
 free_vivi:
-	mutex_destroy(&vivi->lock);
-	kvfree(vivi->cap.scratch);
-	kfree(vivi);
+	vivi_free(vivi);
 	return ret;
 }
 
@@ -336,7 +416,8 @@ static struct platform_driver vivi_pdrv = {
 
 /*
  * The parameter behind each setting of a device's config, for the log:
- * card_label, video_nr and producer have an entry per device, the others
+ * card_label, video_nr, producer and consumers have an entry per device,
+ * the others
  * apply to every device
  */
 static const struct {
@@ -350,6 +431,7 @@ static const struct {
 	[VIVI_CONFIG_HDMI_INPUT] = { "hdmi_input" },
 	[VIVI_CONFIG_FAULT_CONTROLS] = { "fault_controls" },
 	[VIVI_CONFIG_PRODUCER] = { "producer", true },
+	[VIVI_CONFIG_CONSUMERS] = { "consumers", true },
 };
 
 /* The parameters that are no device's setting */
@@ -389,6 +471,7 @@ static int vivi_param_config(struct vivi_config *cfg, unsigned int inst)
 	cfg->fail_probe = fail_dev == inst;
 	ret = vivi_config_set_inputs(cfg, n_inputs, &why) ?:
 	      vivi_config_set_video_nr(cfg, video_nr[inst], &why) ?:
+	      vivi_config_set_consumers(cfg, consumers[inst], &why) ?:
 	      vivi_config_parse_formats(cfg, formats_param, &why);
 	/* an empty card_label entry keeps the default */
 	if (!ret && card_label[inst] && *card_label[inst])
@@ -428,7 +511,7 @@ static int vivi_check_configs(void)
 static void vivi_node_go_live(struct platform_device *pdev)
 {
 	struct vivi_dev *vivi = platform_get_drvdata(pdev);
-	int ret = vivi_node_register(&vivi->cap);
+	int ret = vivi_nodes_register(vivi);
 
 	if (ret) {
 		v4l2_err(&vivi->v4l2_dev, "no video node: %d\n", ret);

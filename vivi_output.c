@@ -580,8 +580,7 @@ static const struct v4l2_ctrl_config vivi_ctrl_consumers = {
 	.name = "Consumers Streaming",
 	.type = V4L2_CTRL_TYPE_INTEGER,
 	.min = 0,
-	.max = 1,
-	.step = 1,
+	.step = 1,	/* .max: the device's capture nodes */
 	.flags = V4L2_CTRL_FLAG_READ_ONLY,
 };
 
@@ -630,6 +629,7 @@ int vivi_out_init(struct vivi_dev *vivi)
 	struct vivi_out *out = &vivi->out;
 	struct video_device *vdev = &out->node.vdev;
 	struct v4l2_pix_format *pix = &out->node.fmt;
+	struct v4l2_ctrl_config consumers = vivi_ctrl_consumers;
 	int ret;
 
 	out->node.vivi = vivi;
@@ -645,9 +645,10 @@ int vivi_out_init(struct vivi_dev *vivi)
 	vivi_out_try_pix(out, pix);
 	out->timeperframe = (struct v4l2_fract){ 1, VIVI_DEF_FPS };
 
+	consumers.max = vivi->n_caps;
 	v4l2_ctrl_handler_init(&out->ctrl_handler, 1);
 	out->ctrl_consumers = v4l2_ctrl_new_custom(&out->ctrl_handler,
-						   &vivi_ctrl_consumers, NULL);
+						   &consumers, NULL);
 	ret = out->ctrl_handler.error;
 	if (ret)
 		return ret;

@@ -273,7 +273,7 @@ static bool vivi_producer_paced(struct vivi_cap *cap)
 	if (!vivi->cfg.producer)
 		return false;
 	spin_lock_irq(&vivi->slock);
-	paced = vivi->pacing == VIVI_PACING_PRODUCER && vivi->out.streaming;
+	paced = cap->pacing == VIVI_PACING_PRODUCER && vivi->out.streaming;
 	spin_unlock_irq(&vivi->slock);
 	return paced;
 }
@@ -443,7 +443,7 @@ int vivi_status_text(struct vivi_cap *cap, char *buf, size_t size)
 			 "generator ns: last %llu mean %llu max %llu\n"
 			 "wake-up lateness ns: mean %llu max %llu\n"
 			 "faults: dropped %llu stalled %llu corrupt %llu\n",
-			 cap->thread ? "yes" : "no", vivi->input,
+			 cap->thread ? "yes" : "no", cap->input,
 			 fcc & 0xff, (fcc >> 8) & 0xff, (fcc >> 16) & 0xff,
 			 fcc >> 24, pix->width, pix->height,
 			 pix->bytesperline, pix->sizeimage,

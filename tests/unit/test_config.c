@@ -189,6 +189,8 @@ static const char *inconsistent(const struct vivi_config *c)
 		return "video_nr out of -1..255";
 	if (c->n_inputs < 1 || c->n_inputs > 4)
 		return "inputs out of 1..4";
+	if (c->consumers < 1 || c->consumers > 8)
+		return "consumers out of 1..8";
 	if (c->formats.count < 1 || c->formats.count > N_FORMATS)
 		return "formats: count out of 1..25";
 	for (i = 0; i < c->formats.count; i++) {
@@ -212,14 +214,14 @@ static int same_settings(const struct vivi_config *a,
 		       a->formats.count * sizeof(u32)) &&
 	       a->hdmi_input == b->hdmi_input &&
 	       a->fault_controls == b->fault_controls &&
-	       a->producer == b->producer &&
+	       a->producer == b->producer && a->consumers == b->consumers &&
 	       a->fail_probe == b->fail_probe;
 }
 
 static void test_names(void)
 {
 	/* what scripts and docs will rely on, in enum order */
-	const char *want = "label video_nr inputs formats hdmi_input fault_controls sizes rates default_size default_rate default_format producer";
+	const char *want = "label video_nr inputs formats hdmi_input fault_controls sizes rates default_size default_rate default_format producer consumers";
 	char got[256] = "";
 	unsigned int a;
 
@@ -231,7 +233,7 @@ static void test_names(void)
 	if (strcmp(vivi_config_attr_name(VIVI_CONFIG_ATTRS), "?") ||
 	    strcmp(vivi_config_attr_name(-1), "?"))
 		tu_fail("a setting past the last has a name");
-	tu_done("config: each setting has its configfs name (label, video_nr, inputs, formats, hdmi_input, fault_controls, sizes, rates, default_size, default_rate, default_format, producer)");
+	tu_done("config: each setting has its configfs name (label, video_nr, inputs, formats, hdmi_input, fault_controls, sizes, rates, default_size, default_rate, default_format, producer, consumers)");
 }
 
 static void test_defaults(void)
@@ -243,9 +245,9 @@ static void test_defaults(void)
 	vivi_config_defaults(&c, 3);
 	if (strcmp(c.card_label, "vivi 3"))
 		tu_fail("label '%s', not 'vivi 3'", c.card_label);
-	if (c.video_nr != -1 || c.n_inputs != 1)
-		tu_fail("video_nr %d, inputs %u: not -1 and 1", c.video_nr,
-			c.n_inputs);
+	if (c.video_nr != -1 || c.n_inputs != 1 || c.consumers != 1)
+		tu_fail("video_nr %d, inputs %u, consumers %u: not -1, 1 and 1",
+			c.video_nr, c.n_inputs, c.consumers);
 	if (c.hdmi_input || c.fault_controls || c.producer || c.fail_probe)
 		tu_fail("an opt-in is on");
 	if (c.formats.count != N_FORMATS)
@@ -291,12 +293,16 @@ static void test_garbage(void)
 	tu_done("config: defaults over a garbage-filled struct give the same bytes as over a zeroed one");
 }
 
-enum setter { SET_LABEL, SET_VIDEO_NR, SET_INPUTS, SET_FORMATS, SETTERS };
+enum setter {
+	SET_LABEL, SET_VIDEO_NR, SET_INPUTS, SET_CONSUMERS, SET_FORMATS,
+	SETTERS
+};
 
 static const enum vivi_config_attr setter_attr[SETTERS] = {
 	[SET_LABEL] = VIVI_CONFIG_LABEL,
 	[SET_VIDEO_NR] = VIVI_CONFIG_VIDEO_NR,
 	[SET_INPUTS] = VIVI_CONFIG_INPUTS,
+	[SET_CONSUMERS] = VIVI_CONFIG_CONSUMERS,
 	[SET_FORMATS] = VIVI_CONFIG_FORMATS,
 };
 
@@ -310,6 +316,8 @@ static int call_setter(struct vivi_config *c, enum setter s, const char *str,
 		return vivi_config_set_video_nr(c, (int)n, why);
 	case SET_INPUTS:
 		return vivi_config_set_inputs(c, (unsigned int)n, why);
+	case SET_CONSUMERS:
+		return vivi_config_set_consumers(c, (unsigned int)n, why);
 	default:
 		return vivi_config_parse_formats(c, str, why);
 	}
@@ -338,6 +346,9 @@ static void test_refusals(void)
 		{ SET_INPUTS, NULL, 0, "=0 is out of range 1..4" },
 		{ SET_INPUTS, NULL, 5, "=5 is out of range 1..4" },
 		{ SET_INPUTS, NULL, UINT_MAX, NULL },
+		{ SET_CONSUMERS, NULL, 0, "=0 is out of range 1..8" },
+		{ SET_CONSUMERS, NULL, 9, "=9 is out of range 1..8" },
+		{ SET_CONSUMERS, NULL, UINT_MAX, NULL },
 		{ SET_FORMATS, "YUYV,FOO", 0, NULL },
 		{ SET_FORMATS, "YUYV,YUYV", 0, NULL },
 		{ SET_FORMATS, "Y16,Y16 ", 0, NULL },
@@ -400,6 +411,9 @@ static void test_accepted(void)
 		tu_fail("video_nr 255 or -1 refused");
 	if (vivi_config_set_inputs(&c, 4, &why) || c.n_inputs != 4)
 		tu_fail("4 inputs refused");
+	if (vivi_config_set_consumers(&c, 8, &why) || c.consumers != 8 ||
+	    vivi_config_set_consumers(&c, 1, &why) || c.consumers != 1)
+		tu_fail("8 or 1 consumers refused");
 	if (vivi_config_parse_formats(&c, "Y16,NV12,MJPG", &why) ||
 	    c.formats.count != 3 || c.formats.fourcc[0] != V4L2_PIX_FMT_Y16 ||
 	    c.formats.fourcc[1] != V4L2_PIX_FMT_NV12 ||
@@ -438,6 +452,8 @@ static void test_validate(void)
 		{ VIVI_CONFIG_VIDEO_NR, "video_nr 1000" },
 		{ VIVI_CONFIG_INPUTS, "0 inputs" },
 		{ VIVI_CONFIG_INPUTS, "9 inputs" },
+		{ VIVI_CONFIG_CONSUMERS, "0 consumers" },
+		{ VIVI_CONFIG_CONSUMERS, "9 consumers" },
 		{ VIVI_CONFIG_FORMATS, "no format" },
 		{ VIVI_CONFIG_FORMATS, "26 formats" },
 		{ VIVI_CONFIG_FORMATS, "an unknown format" },
@@ -454,9 +470,11 @@ static void test_validate(void)
 		case 3: c.video_nr = 1000; break;
 		case 4: c.n_inputs = 0; break;
 		case 5: c.n_inputs = 9; break;
-		case 6: c.formats.count = 0; break;
-		case 7: c.formats.count = 26; break;
-		case 8: c.formats.fourcc[4] = v4l2_fourcc('F', 'O', 'O', ' '); break;
+		case 6: c.consumers = 0; break;
+		case 7: c.consumers = 9; break;
+		case 8: c.formats.count = 0; break;
+		case 9: c.formats.count = 26; break;
+		case 10: c.formats.fourcc[4] = v4l2_fourcc('F', 'O', 'O', ' '); break;
 		default: c.formats.fourcc[24] = c.formats.fourcc[1]; break;
 		}
 		why.attr = VIVI_CONFIG_ATTRS;
@@ -493,6 +511,9 @@ static int random_value(enum setter s, char *str, size_t size, long long *n,
 	case SET_INPUTS:
 		*n = rnd(10) ? rnd(7) : UINT_MAX;
 		return *n >= 1 && *n <= 4;
+	case SET_CONSUMERS:
+		*n = rnd(10) ? rnd(11) : UINT_MAX;
+		return *n >= 1 && *n <= 8;
 	default:
 		break;
 	}
@@ -588,6 +609,8 @@ static void test_sequences(void)
 				model.video_nr = n;
 			} else if (s == SET_INPUTS) {
 				model.n_inputs = n;
+			} else if (s == SET_CONSUMERS) {
+				model.consumers = n;
 			} else {
 				model.formats = want;
 			}

@@ -56,7 +56,7 @@ static void test_show_defaults(void)
 		"0\n", "0\n",
 		"160x120,176x144,320x240,352x288,640x360,640x480,800x600,960x720,1024x768,1280x720,1920x1080,2560x1440,3840x2160\n",
 		"120,60,50,30,25,15,25/2,10,5\n", "640x480\n", "30\n", "YUYV\n",
-		"0\n",
+		"0\n", "1\n",
 	};
 	struct vivi_config c;
 	unsigned int a;
@@ -89,6 +89,8 @@ static void test_accepted(void)
 		{ VIVI_CONFIG_FORMATS, "YUYV,MJPG,Y16\n", "YUYV,MJPG,Y16\n" },
 		{ VIVI_CONFIG_HDMI_INPUT, "1\n", "1\n" },
 		{ VIVI_CONFIG_PRODUCER, "1\n", "1\n" },
+		{ VIVI_CONFIG_CONSUMERS, "8\n", "8\n" },
+		{ VIVI_CONFIG_CONSUMERS, "2", "2\n" },
 		{ VIVI_CONFIG_FAULT_CONTROLS, "1", "1\n" },
 		{ VIVI_CONFIG_SIZES, "1080x1920,2560x1080,1366x768\n",
 		  "1366x768,1080x1920,2560x1080\n" },
@@ -232,6 +234,10 @@ static void test_refused(void)
 		{ VIVI_CONFIG_HDMI_INPUT, "2" },
 		{ VIVI_CONFIG_HDMI_INPUT, "yes" },
 		{ VIVI_CONFIG_PRODUCER, "2" },
+		{ VIVI_CONFIG_CONSUMERS, "0" },
+		{ VIVI_CONFIG_CONSUMERS, "9" },
+		{ VIVI_CONFIG_CONSUMERS, "-1" },
+		{ VIVI_CONFIG_CONSUMERS, "2x" },
 		{ VIVI_CONFIG_FAULT_CONTROLS, "" },
 		{ VIVI_CONFIG_DEFAULT_SIZE, "0x0" },
 		{ VIVI_CONFIG_DEFAULT_SIZE, "640x480,800x600" },
