@@ -188,6 +188,7 @@ reads d formats "${EXPECTED_FORMATS// /,}" "formats reads every format by defaul
 reads d hdmi_input 0 "hdmi_input reads 0 by default"
 reads d fault_controls 0 "fault_controls reads 0 by default"
 reads d producer 0 "producer reads 0 by default"
+reads d consumers 1 "consumers reads 1 by default"
 reads d sizes "${EXPECTED_SIZES// /,}" "sizes reads the 13 sizes by default"
 reads d rates "120,60,50,30,25,15,25/2,10,5" "rates reads the default table"
 reads d default_size 640x480 "default_size reads 640x480 by default"
@@ -212,6 +213,9 @@ for v in -2 256 abc '' 1x "$(long 1)"; do
 done
 for v in 0 5 -1 abc ''; do
 	refused d inputs "$v"
+done
+for v in 0 9 -1 abc '' 2x 99999999999; do
+	refused d consumers "$v"
 done
 for v in FOO YUYV,YUYV '' 'YUYV,' ,YUYV YUYV,,NV12 'YUYV NV12' "$(long YUYV,)"; do
 	refused d formats "$v"
@@ -267,6 +271,8 @@ round rt hdmi_input 1
 round rt fault_controls 1
 round rt producer 1
 round rt producer 0
+round rt consumers 8
+round rt consumers 1
 # sizes read back in ENUM_FRAMESIZES order: the smallest area first
 round rt sizes 1080x1920,2560x1080,1366x768 1366x768,1080x1920,2560x1080
 # rates fastest first, a decimal as its fraction
@@ -320,7 +326,8 @@ else
 	streams "attrs: the device streams 5 NV12 frames at 1366x768" "$D" 5
 	# while enabled, every attribute but enabled is read-only
 	for a in label video_nr inputs formats hdmi_input fault_controls sizes \
-		rates default_size default_rate default_format producer; do
+		rates default_size default_rate default_format producer \
+		consumers; do
 		busy rt "$a"
 	done
 	name="attrs: rmdir while enabled is EBUSY"
