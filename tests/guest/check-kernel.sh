@@ -314,13 +314,15 @@ stage_end
 stage_start "kernel $K: producer"
 # the producer node (docs/producer.md): its compliance with every I/O mode
 # (DMABUF from the capture node's buffers), fed frames shown byte for byte,
-# the input's signal status, the capture node's compliance while fed, and
-# an unplug under both streams
-check "k $K: insmod vivi.ko producer=1" load_vivi producer=1
+# the input's signal status, a second capture node's compliance while fed,
+# and an unplug under the three streams
+check "k $K: insmod vivi.ko producer=1 consumers=2" load_vivi producer=1 consumers=2
 C=$(vivi_node 0)
 O=$(grep -l ' (producer)$' /sys/class/video4linux/video*/name 2>/dev/null |
 	sed -n 's|.*/\(video[0-9]*\)/name$|/dev/\1|p' | head -n 1)
-C=${C:-/dev/null} O=${O:-/dev/null}
+C2=$(grep -l ' (consumer 2)$' /sys/class/video4linux/video*/name 2>/dev/null |
+	sed -n 's|.*/\(video[0-9]*\)/name$|/dev/\1|p' | head -n 1)
+C=${C:-/dev/null} O=${O:-/dev/null} C2=${C2:-/dev/null}
 caps=$(v4l2-ctl -d "$O" -D 2>/dev/null | sed -n '/Device Caps/,$p' | tail -n +2 |
 	sed 's/^[ \t]*//' | paste -sd,)
 if [ "$caps" = "Video Output,Read/Write,Streaming,Extended Pix Format" ]; then
@@ -361,22 +363,25 @@ if grep -q 'no signal' <<<"$st" && ! grep -q 'no signal' <<<"$st2"; then
 else
 	fail "k $K: producer: the camera input's signal status" "before '$st', while fed '$st2'"
 fi
-# the capture node while fed, with the producer device's own controls
-# (Aspect, Idle Picture)
-run_compliance "$OUT/k-prodcap.log" "$C" -s
+# the second capture node while fed, with the producer device's own
+# controls (Aspect, Idle Picture, Frame Pacing)
+run_compliance "$OUT/k-prodcap.log" "$C2" -s
 compliance_like_vivi "$OUT/k-prodcap.log" \
-	"producer: compliance -s on the capture node, a producer streaming" \
+	"producer: compliance -s on consumer 2 ($C2), a producer streaming" \
 	"capture node, fed"
 v4l2-ctl -d "$C" --stream-mmap --stream-count=100000 --stream-to=/dev/null >/dev/null 2>&1 &
 cons=$!
+v4l2-ctl -d "$C2" --stream-mmap --stream-count=100000 --stream-to=/dev/null >/dev/null 2>&1 &
+cons2=$!
 sleep 1
 echo 0 >/sys/kernel/debug/vivi/unplug
-if pid_gone "$prod" 20 && pid_gone "$cons" 20 && [ ! -e "$C" ] && [ ! -e "$O" ]; then
-	pass "k $K: producer: an unplug under the producer's and the consumer's streams ends both, both nodes go"
+if pid_gone "$prod" 20 && pid_gone "$cons" 20 && pid_gone "$cons2" 20 &&
+	[ ! -e "$C" ] && [ ! -e "$C2" ] && [ ! -e "$O" ]; then
+	pass "k $K: producer: an unplug under the producer's and two consumers' streams ends the three, the nodes go"
 else
-	fail "k $K: producer: an unplug under both streams" "a client did not end, or a node is left"
-	kill -9 "$prod" "$cons" 2>/dev/null
+	fail "k $K: producer: an unplug under the three streams" "a client did not end, or a node is left"
+	kill -9 "$prod" "$cons" "$cons2" 2>/dev/null
 fi
-wait "$prod" "$cons" 2>/dev/null
+wait "$prod" "$cons" "$cons2" 2>/dev/null
 check "k $K: rmmod vivi after the unplug" unload_vivi
 stage_end

@@ -648,8 +648,8 @@ mjpeg_fed() {
 		}' "$T/cons.log"
 }
 
-# ctrl_of DEV NAME: control NAME's value on DEV
-ctrl_of() { v4l2-ctl -d "$1" -C "$2" 2>&1 | sed -n "s/^$2: //p"; }
+# ctrl_of DEV NAME: control NAME's value on DEV (a menu's index)
+ctrl_of() { v4l2-ctl -d "$1" -C "$2" 2>&1 | sed -n "s/^$2: \([^ ]*\).*/\1/p"; }
 
 # intervals LOG: "sequence timestamp" of each frame of a vivi-produce -c log
 intervals() {
@@ -745,7 +745,7 @@ fi
 # the reference
 rm -rf "$T/two"
 mkdir -p "$T/two/a" "$T/two/b"
-producer.py blocks "$T/two/blocks.rgb" 1280 720 40 13
+producer.py blocks "$T/two/blocks.rgb" 1280 720 80 13
 producer.py encode "$T/two/blocks.rgb" 1280 720 "$T/two" YUYV
 bg prod 120 vivi-produce -f YUYV -s 1280x720 "$PROD" "$T/two/YUYV.raw"
 if wait_line "$T/prod.log" '^streaming' 30; then
@@ -768,13 +768,6 @@ else
 	fail "consumers: a 1280x720 producer" "$(tr '\n' ' ' <"$T/prod.log")"
 	bg_stop prod KILL >/dev/null
 fi
-bg prod 600 vivi-produce "$PROD" "$T/rand.yuyv"
-if wait_line "$T/prod.log" '^streaming' 30 && wait_signal "$C2" 10; then
-	compliance_skew "consumers: consumer 2, a producer streaming" "$C2"
-else
-	fail "consumers: consumer 2, a producer streaming" "no producer: $(tr '\n' ' ' <"$T/prod.log")"
-fi
-produced "consumers: the producer streamed through it" "$(bg_stop prod TERM)" "$T/prod.log"
 bad=$(bad_dmesg | head -n 3)
 if [ -z "$bad" ]; then
 	pass "consumers: kernel log clean"
@@ -951,20 +944,18 @@ bg c1 900 vivi-produce -c -f YUYV -s 640x480 -M "$T/rand.yuyv" "$CAP"
 bg c2 900 vivi-produce -c -f YUYV -s 640x480 -M "$T/rand.yuyv" "$C2"
 wait_line "$T/c1.log" '^seq=' 30
 wait_line "$T/c2.log" '^seq=' 30
-bad=0
+# each cycle: open, S_FMT, REQBUFS, 6 frames at 60 fps, STREAMOFF, close,
+# then as long again with no producer
 t0=$(date +%s)
-for i in $(seq "$cycles"); do
-	if ! deadline 30 vivi-produce -r 60 -n 6 "$PROD" "$T/rand.yuyv" >"$T/prod.log" 2>&1; then
-		bad=$((bad + 1))
-		[ "$bad" -gt 1 ] || fail "churn: cycle $i" "$(tail -n 2 "$T/prod.log" | tr '\n' ' ')"
-	fi
-done
+deadline $((cycles + 60)) vivi-produce -r 60 -n 6 -C "$cycles" "$PROD" "$T/rand.yuyv" \
+	>"$T/prod.log" 2>&1
+rc=$?
 t1=$(date +%s)
 sleep 1
-if [ "$bad" = 0 ]; then
+if [ "$rc" = 0 ] && grep -qx "stopped frames=$((cycles * 6)) errors=0" "$T/prod.log"; then
 	pass "churn: $cycles producer start/stream/stop cycles end cleanly ($((t1 - t0)) s)"
 else
-	fail "churn: $cycles producer start/stream/stop cycles end cleanly" "$bad failed"
+	fail "churn: $cycles producer start/stream/stop cycles end cleanly" "status $rc: $(tail -n 2 "$T/prod.log" | tr '\n' ' ')"
 fi
 for c in c1:camera c2:producer; do
 	log=$T/${c%%:*}.log

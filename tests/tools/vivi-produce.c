@@ -22,6 +22,11 @@
  *   -b N        buffers (default 4)
  *   -e DEV      with -m dmabuf: the capture node whose MMAP buffers are
  *               exported (EXPBUF) and imported by OUT
+ *   -C N        with -n, mmap or userptr: N cycles of open, S_FMT, REQBUFS,
+ *               stream, STREAMOFF and close, each followed by a pause as
+ *               long as its stream (consumers see the idle picture), as N
+ *               producers one after the other would be but without their
+ *               process starts
  *   -P          print "frame=I ts=S.U" for each frame queued: I its index
  *               in FILE, S.U the timestamp QBUF gave it (CLOCK_MONOTONIC,
  *               as every frame queued gets, write() aside)
@@ -30,7 +35,8 @@
  * (ff d9) is followed by an SOI (ff d8) or the end of FILE, queued with
  * bytesused its size (write: one write() each).
  * Prints "streaming" once STREAMON succeeded (write: after the first
- * write) and "stopped frames=N errors=E" at the end (E: buffers dequeued
+ * write; with -C, the first cycle's) and "stopped frames=N errors=E" at
+ * the end (N over every cycle; E: buffers dequeued
  * with V4L2_BUF_FLAG_ERROR); an error ends it with status 2
  * and the failing call and errno on stderr.
  *
@@ -90,9 +96,10 @@ static void catch_signals(void)
 struct opts {
 	enum mode mode;
 	uint32_t fourcc;
-	unsigned int w, h, bpl, fps, nframes, nbufs;
+	unsigned int w, h, bpl, fps, nframes, nbufs, cycles;
 	const char *export_dev, *list, *dir, *match, *out;
 	int print_ts;
+	int quiet;	/* "streaming" printed already */
 };
 
 /* die with status 2, as every failing call does: the tests tell an
@@ -430,6 +437,19 @@ static unsigned int setup_bufs(int fd, const struct opts *o, size_t size,
 	return n;
 }
 
+/* undo setup_bufs(), so that a next cycle starts from nothing */
+static void release_bufs(const struct opts *o, struct obuf *b, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		if (o->mode == M_MMAP && munmap(b[i].mem, b[i].len))
+			fail_call("munmap %u: %s", i, strerror(errno));
+		else if (o->mode == M_USERPTR)
+			free(b[i].mem);
+	}
+}
+
 /*
  * Queue one frame per period: a free buffer is filled and queued at each
  * deadline; with none free, DQBUF waits for the driver to give one back.
@@ -466,7 +486,8 @@ static unsigned int produce_stream(int fd, const struct opts *o,
 		if (!i) {
 			if (xioctl(fd, VIDIOC_STREAMON, &type))
 				fail_call("STREAMON: %s", strerror(errno));
-			printf("streaming\n");
+			if (!o->quiet)
+				printf("streaming\n");
 			fflush(stdout);
 		}
 		add_ns(&t, 1000000000LL / o->fps);
@@ -475,20 +496,34 @@ static unsigned int produce_stream(int fd, const struct opts *o,
 	}
 	if (xioctl(fd, VIDIOC_STREAMOFF, &type))
 		fail_call("STREAMOFF: %s", strerror(errno));
+	release_bufs(o, b, nbufs);
+	free(frames);
 	return i;
 }
 
-static int produce(const char *dev, const char *file, const struct opts *o)
+static int produce(const char *dev, const char *file, struct opts *o)
 {
-	int fd = open_dev(dev);
-	unsigned int n;
+	struct timespec t;
+	unsigned int n = 0, c;
+	int fd;
 
 	if (o->mode == M_DMABUF && !o->export_dev)
 		die("-m dmabuf needs -e DEV");
-	n = o->mode == M_WRITE ? produce_write(fd, o, file) :
-				 produce_stream(fd, o, file);
-	if (close(fd))
-		fail_call("close: %s", strerror(errno));
+	if (o->cycles > 1 && (!o->nframes || o->mode > M_USERPTR))
+		die("-C needs -n and -m mmap or userptr");
+	for (c = 0; c < (o->cycles ?: 1) && !stop; c++) {
+		fd = open_dev(dev);
+		n += o->mode == M_WRITE ? produce_write(fd, o, file) :
+					  produce_stream(fd, o, file);
+		if (close(fd))
+			fail_call("close: %s", strerror(errno));
+		/* the quiet between two producers */
+		clock_gettime(CLOCK_MONOTONIC, &t);
+		if (c + 1 < o->cycles)
+			add_ns(&t, 1000000000LL * o->nframes / o->fps);
+		sleep_until(&t);
+		o->quiet = 1;
+	}
 	printf("stopped frames=%u errors=%u\n", n, dq_errors);
 	return 0;
 }
@@ -716,7 +751,7 @@ int main(int argc, char **argv)
 			  .w = 640, .h = 480, .fps = 30, .nbufs = 4 };
 	int opt, capture = 0, test = 0, status = 0;
 
-	while ((opt = getopt(argc, argv, "m:f:s:l:r:n:b:e:PcF:o:M:O:tS")) != -1) {
+	while ((opt = getopt(argc, argv, "m:f:s:l:r:n:C:b:e:PcF:o:M:O:tS")) != -1) {
 		switch (opt) {
 		case 'm':
 			if (!strcmp(optarg, "mmap"))
@@ -747,6 +782,9 @@ int main(int argc, char **argv)
 			break;
 		case 'n':
 			o.nframes = parse_uint(optarg, "frame count");
+			break;
+		case 'C':
+			o.cycles = parse_uint(optarg, "cycle count");
 			break;
 		case 'b':
 			o.nbufs = parse_uint(optarg, "buffer count");
