@@ -378,6 +378,9 @@ struct vivi_out_ref {
  * @slock: guards the nodes' streaming state (see &struct vivi_cap and
  *	&struct vivi_out)
  * @font: the kernel's VGA8x16 glyphs for the on-screen text, or NULL
+ * @modes: the sizes and rates the capture nodes offer: &vivi_config.modes,
+ *	and with a producer its current size too (vivi_out_offer_size());
+ *	guarded by @lock
  * @n_caps: the number of capture nodes, &vivi_config.consumers
  * @caps: the capture nodes, @n_caps of them, each allocated apart
  * @out: the producer node, with &vivi_config.producer
@@ -392,6 +395,7 @@ struct vivi_dev {
 	spinlock_t slock;		/* what the threads share */
 
 	const u8 *font;
+	struct vivi_modes modes;
 	unsigned int n_caps;
 	struct vivi_cap *caps[VIVI_MAX_CONSUMERS];
 	struct vivi_out out;

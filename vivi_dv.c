@@ -121,7 +121,7 @@ void vivi_dv_try_pix(struct vivi_cap *cap, struct v4l2_pix_format *pix)
 	pix->height = cap->dv_timings.bt.height;
 	pix->bytesperline = 0;
 	/* the timings' size, whatever sizes the camera inputs offer */
-	vivi_fmt_fill_pix(&vivi->cfg.formats, &vivi->cfg.modes, &cap->jpeg, pix);
+	vivi_fmt_fill_pix(&vivi->cfg.formats, &vivi->modes, &cap->jpeg, pix);
 }
 
 /**

@@ -328,6 +328,37 @@ bool vivi_fmt_size_offered(const struct vivi_modes *m, u32 width,
 	return false;
 }
 
+/**
+ * vivi_modes_add_size() - offer one more frame size, in its ENUM place
+ * @m: the modes
+ * @width: in pixels
+ * @height: in lines
+ *
+ * ENUM_FRAMESIZES order is the smaller area first, then the narrower.
+ *
+ * Return: true if @m offers the size now, false if its list was full
+ */
+bool vivi_modes_add_size(struct vivi_modes *m, u32 width, u32 height)
+{
+	u64 area = (u64)width * height, sa;
+	unsigned int i;
+
+	if (vivi_fmt_size_offered(m, width, height))
+		return true;
+	if (m->n_sizes >= VIVI_MAX_SIZES)
+		return false;
+	for (i = m->n_sizes; i > 0; i--) {
+		sa = (u64)m->size[i - 1].width * m->size[i - 1].height;
+		if (sa < area || (sa == area && m->size[i - 1].width < width))
+			break;
+		m->size[i] = m->size[i - 1];
+	}
+	m->size[i].width = width;
+	m->size[i].height = height;
+	m->n_sizes++;
+	return true;
+}
+
 static u32 vivi_max_fps(u32 width, u32 height)
 {
 	if (width * height <= 1280 * 720)

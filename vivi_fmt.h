@@ -122,6 +122,7 @@ u32 vivi_modes_max_width(const struct vivi_modes *m);
 size_t vivi_modes_max_sizeimage(const struct vivi_modes *m);
 bool vivi_fmt_size(const struct vivi_modes *m, unsigned int index,
 		   u32 *width, u32 *height);
+bool vivi_modes_add_size(struct vivi_modes *m, u32 width, u32 height);
 bool vivi_fmt_size_offered(const struct vivi_modes *m, u32 width,
 			   u32 height);
 bool vivi_fmt_interval_offered(const struct vivi_modes *m,

@@ -38,7 +38,7 @@ static const struct vivi_modes *vivi_modes(struct file *file)
 {
 	struct vivi_node *node = video_drvdata(file);
 
-	return &node->vivi->cfg.modes;
+	return &node->vivi->modes;
 }
 
 static int vivi_enum_fmt(struct file *file, void *priv,
@@ -80,7 +80,7 @@ static void vivi_set_interval(struct vivi_cap *cap,
 	const struct v4l2_pix_format *pix = &cap->node.fmt;
 	struct v4l2_fract tpf;
 
-	tpf = vivi_fmt_snap_interval(&cap->node.vivi->cfg.modes, want,
+	tpf = vivi_fmt_snap_interval(&cap->node.vivi->modes, want,
 				     pix->width, pix->height);
 	spin_lock_irq(&cap->node.vivi->slock);
 	cap->timeperframe = tpf;
@@ -217,7 +217,7 @@ static int vivi_s_input(struct file *file, void *priv, unsigned int i)
 		return v4l2_ctrl_s_ctrl(cap->ctrl_pattern, VIVI_PAT_BARS75);
 	}
 	/* back from the HDMI input: a size and a rate the camera offers */
-	vivi_fmt_try_pix(&vivi->cfg.formats, &vivi->cfg.modes, &cap->jpeg,
+	vivi_fmt_try_pix(&vivi->cfg.formats, &vivi->modes, &cap->jpeg,
 			 &cap->node.fmt);
 	vivi_set_interval(cap, &cap->timeperframe);
 	return v4l2_ctrl_s_ctrl(cap->ctrl_pattern, vivi_input_pattern[i]);
@@ -337,7 +337,7 @@ static void vivi_s_jpeg_quality(struct vivi_cap *cap, u32 quality)
 
 	vivi_jpeg_bound_init(&cap->jpeg, quality);
 	if (!vb2_is_busy(&cap->node.queue))
-		vivi_fmt_try_pix(&vivi->cfg.formats, &vivi->cfg.modes,
+		vivi_fmt_try_pix(&vivi->cfg.formats, &vivi->modes,
 				 &cap->jpeg, &cap->node.fmt);
 	spin_lock_irq(&vivi->slock);
 	cap->jpeg_quality = quality;

@@ -127,9 +127,9 @@ static struct vivi_cap *vivi_cap_alloc(struct vivi_dev *vivi,
 	cap = kzalloc(sizeof(*cap), GFP_KERNEL);
 	if (!cap)
 		return NULL;
-	/* the HDMI input's timings go up to VIVI_MAX_WIDTH */
+	/* the HDMI input's timings and the producer's size go up to VIVI_MAX_WIDTH */
 	width = vivi_modes_max_width(&cfg->modes);
-	if (cfg->hdmi_input)
+	if (cfg->hdmi_input || cfg->producer)
 		width = max_t(u32, width, VIVI_MAX_WIDTH);
 	cap->scratch = kvzalloc(vivi_frame_scratch_size(width, cfg->producer),
 				GFP_KERNEL);
@@ -165,6 +165,7 @@ static struct vivi_dev *vivi_alloc(struct platform_device *pdev,
 	vivi->pdev = pdev;
 	vivi->inst = pdev->id;
 	vivi->cfg = *cfg;
+	vivi->modes = cfg->modes;
 	vivi->font = font ? font->data : NULL;
 	mutex_init(&vivi->lock);
 	spin_lock_init(&vivi->slock);

@@ -401,6 +401,46 @@ static int vivi_out_try_fmt(struct file *file, void *priv,
 	return 0;
 }
 
+/*
+ * The capture nodes offer their sizes and the producer's current one, so
+ * that a consumer may take the fed frames as they are (a copy). A capture
+ * node without buffers whose size left the list with the producer's last
+ * one moves to the nearest size left, as S_FMT would. Under
+ * &vivi_dev.lock.
+ */
+static void vivi_out_offer_size(struct vivi_out *out)
+{
+	struct vivi_dev *vivi = out->node.vivi;
+	const struct vivi_fmt_list *fmts = &vivi->cfg.formats;
+	const struct v4l2_pix_format *pix = &out->node.fmt;
+	struct v4l2_pix_format *cpix;
+	struct v4l2_fract tpf;
+	struct vivi_cap *cap;
+	bool suits = true;
+	unsigned int i;
+
+	vivi->modes = vivi->cfg.modes;
+	for (i = 0; i < fmts->count; i++)
+		suits &= vivi_fmt_size_suits(fmts->fourcc[i], pix->width,
+					     pix->height);
+	if (suits)
+		vivi_modes_add_size(&vivi->modes, pix->width, pix->height);
+	for (i = 0; i < vivi->n_caps; i++) {
+		cap = vivi->caps[i];
+		cpix = &cap->node.fmt;
+		if (vb2_is_busy(&cap->node.queue) || vivi_dv_input(cap) ||
+		    vivi_fmt_size_offered(&vivi->modes, cpix->width,
+					  cpix->height))
+			continue;
+		vivi_fmt_try_pix(fmts, &vivi->modes, &cap->jpeg, cpix);
+		tpf = vivi_fmt_snap_interval(&vivi->modes, &cap->timeperframe,
+					     cpix->width, cpix->height);
+		spin_lock_irq(&vivi->slock);
+		cap->timeperframe = tpf;
+		spin_unlock_irq(&vivi->slock);
+	}
+}
+
 static int vivi_out_s_fmt(struct file *file, void *priv,
 			  struct v4l2_format *f)
 {
@@ -414,6 +454,7 @@ static int vivi_out_s_fmt(struct file *file, void *priv,
 	/* each write() of MJPEG is a frame, of its own size */
 	out->node.queue.fileio_write_immediately =
 		vivi_fmt_compressed(out->node.fmt.pixelformat);
+	vivi_out_offer_size(out);
 	return 0;
 }
 
@@ -643,6 +684,7 @@ int vivi_out_init(struct vivi_dev *vivi)
 	pix->width = VIVI_DEF_WIDTH;
 	pix->height = VIVI_DEF_HEIGHT;
 	vivi_out_try_pix(out, pix);
+	vivi_out_offer_size(out);
 	out->timeperframe = (struct v4l2_fract){ 1, VIVI_DEF_FPS };
 
 	consumers.max = vivi->n_caps;

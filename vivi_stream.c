@@ -456,12 +456,17 @@ int vivi_status_text(struct vivi_cap *cap, char *buf, size_t size)
 
 /* videobuf2 queue */
 
-/* The largest buffer any format of the device needs, HDMI input's too */
+/*
+ * The largest buffer any format of the device needs, the HDMI input's and
+ * the producer's sizes too
+ */
 static size_t vivi_max_sizeimage(const struct vivi_config *cfg)
 {
 	size_t most = vivi_modes_max_sizeimage(&cfg->modes);
 
-	return cfg->hdmi_input ? max_t(size_t, most, VIVI_MAX_SIZEIMAGE) : most;
+	if (cfg->hdmi_input || cfg->producer)
+		return max_t(size_t, most, VIVI_MAX_SIZEIMAGE);
+	return most;
 }
 
 static int vivi_queue_setup(struct vb2_queue *vq, unsigned int *nbuffers,

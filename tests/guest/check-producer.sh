@@ -768,6 +768,40 @@ else
 	fail "consumers: a 1280x720 producer" "$(tr '\n' ' ' <"$T/prod.log")"
 	bg_stop prod KILL >/dev/null
 fi
+# the producer's size joins the capture nodes' sizes while it is set, so
+# that a consumer can take the fed frames as they are
+sizes() {
+	v4l2-ctl -d "$1" --list-framesizes=YUYV | sed -n 's/.*Discrete \([0-9x]*\).*/\1/p' | paste -sd' '
+}
+base=$(sizes "$CAP")
+v4l2-ctl -d "$PROD" -x width=1366,height=768,pixelformat=YUYV
+v4l2-ctl -d "$C3" -v width=1366,height=768,pixelformat=YUYV
+with=$(sizes "$C2")
+# ENUM order: the smaller area first, then the narrower
+want=$(tr ' ' '\n' <<<"$base 1366x768" | awk -F x '{ print $1 * $2, $1, $0 }' |
+	sort -n -k1,1 -k2,2 | cut -d' ' -f3 | paste -sd' ')
+if [ "$with" = "$want" ] && [ "$(wc -w <<<"$base")" = 13 ]; then
+	pass "consumers: a producer at 1366x768 adds 1366x768 to the capture nodes' 13 sizes, in ENUM order"
+else
+	fail "consumers: a producer at 1366x768 adds its size to the capture nodes' sizes" "'$with', want '$want'"
+fi
+producer.py random "$T/wide.yuyv" 1366 768 4 5
+bg prod 120 vivi-produce -f YUYV -s 1366x768 "$PROD" "$T/wide.yuyv"
+if wait_line "$T/prod.log" '^streaming' 30; then
+	deadline 60 vivi-produce -c -f YUYV -s 1366x768 -n 30 -M "$T/wide.yuyv" \
+		"$C2" >"$T/cons.log" 2>&1
+	fed_run "consumers: a consumer at the producer's 1366x768 gets its frames unchanged" "$T/cons.log" 20
+else
+	fail "consumers: a 1366x768 producer" "$(tr '\n' ' ' <"$T/prod.log")"
+fi
+produced "consumers: the 1366x768 producer ends well" "$(bg_stop prod TERM)" "$T/prod.log"
+v4l2-ctl -d "$PROD" -x width=640,height=480,pixelformat=YUYV
+got="$(sizes "$C2") / $(v4l2-ctl -d "$C3" -V | sed -n 's/.*Width\/Height *: //p')"
+if [ "$got" = "$base / 1280/720" ]; then
+	pass "consumers: the producer back at 640x480: 1366x768 leaves the list, and an idle consumer set to it moves to 1280x720"
+else
+	fail "consumers: the producer back at 640x480: the list and an idle consumer at 1366x768" "'$got'"
+fi
 bad=$(bad_dmesg | head -n 3)
 if [ -z "$bad" ]; then
 	pass "consumers: kernel log clean"

@@ -682,6 +682,86 @@ static void test_pokes(void)
 		round, accepted, refused);
 }
 
+/* @m's sizes in ENUM_FRAMESIZES order, none twice */
+static int sizes_in_order(const struct vivi_modes *m)
+{
+	unsigned int i;
+
+	for (i = 1; i < m->n_sizes; i++) {
+		u64 a = (u64)m->size[i - 1].width * m->size[i - 1].height;
+		u64 b = (u64)m->size[i].width * m->size[i].height;
+
+		if (a > b || (a == b && m->size[i - 1].width >= m->size[i].width))
+			return 0;
+	}
+	return 1;
+}
+
+/*
+ * The producer's size added to a device's sizes: random sizes into lists
+ * of random sizes (from the defaults, or a configured list): the list stays
+ * in ENUM order and holds exactly what it held and the new size; a full
+ * list is left as it was
+ */
+static void test_add_size(void)
+{
+	struct vivi_config_why why;
+	struct vivi_size list[VIVI_MAX_SIZES];
+	struct vivi_config c;
+	struct vivi_modes m;
+	unsigned int round, i, n, added = 0, full = 0, had = 0;
+	int present, ok;
+	u32 w, h;
+
+	for (round = 0; round < 20000; round++) {
+		vivi_config_defaults(&c, 0);
+		if (round & 1) {
+			n = 1 + rnd(VIVI_MAX_SIZES);
+			for (i = 0; i < n; i++) {
+				list[i].width = VIVI_MIN_DIM + rnd(64) * 2;
+				list[i].height = VIVI_MIN_DIM + rnd(64) * 2;
+			}
+			if (vivi_config_set_sizes(&c, list, n, &why))
+				continue;	/* a size twice */
+		}
+		m = c.modes;
+		w = VIVI_MIN_DIM + rnd(64) * 2;
+		h = VIVI_MIN_DIM + rnd(64) * 2;
+		present = vivi_fmt_size_offered(&m, w, h);
+		ok = vivi_modes_add_size(&m, w, h);
+
+		if (present || c.modes.n_sizes < VIVI_MAX_SIZES ? !ok : ok) {
+			tu_fail("round %u: %ux%u into %u sizes: %d", round, w,
+				h, c.modes.n_sizes, ok);
+			break;
+		}
+		if (!ok || present) {
+			full += !ok;
+			had += present;
+			if (memcmp(&m, &c.modes, sizeof(m))) {
+				tu_fail("round %u: the list changed", round);
+				break;
+			}
+			continue;
+		}
+		added++;
+		if (m.n_sizes != c.modes.n_sizes + 1 || !sizes_in_order(&m) ||
+		    !vivi_fmt_size_offered(&m, w, h)) {
+			tu_fail("round %u: %ux%u: %u sizes, in order %d", round,
+				w, h, m.n_sizes, sizes_in_order(&m));
+			break;
+		}
+		for (i = 0; i < c.modes.n_sizes; i++)
+			if (!vivi_fmt_size_offered(&m, c.modes.size[i].width,
+						   c.modes.size[i].height))
+				tu_fail("round %u: %ux%u lost", round,
+					c.modes.size[i].width,
+					c.modes.size[i].height);
+	}
+	tu_done("config: the producer's size added to random size lists: %u added in ENUM order, %u there already, %u into full lists refused, nothing else changed",
+		added, had, full);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc > 1)
@@ -694,5 +774,6 @@ int main(int argc, char **argv)
 	test_validate();
 	test_sequences();
 	test_pokes();
+	test_add_size();
 	return tu_failed ? 1 : 0;
 }
