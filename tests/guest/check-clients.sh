@@ -212,24 +212,56 @@ expect "opencv: vivi was set to 1280x720 YUYV" "$(v4l2-ctl -d "$D" -V)" \
 	"Width/Height *: 1280/720\$" "Pixel Format *: 'YUYV'"
 stage_end
 
+# mirror_frame DEV OUT: a YUYV 640x480 frame of DEV's pattern mirrored
+# (hflip), which a producer then feeds: the bars in reverse order tell the
+# fed picture from the pattern
+mirror_frame() {
+	v4l2-ctl -d "$1" -c hflip=1
+	capture_frame "$1" YUYV 640 480 "$2" >/dev/null
+	v4l2-ctl -d "$1" -c hflip=0
+}
+
+# fed_start BROWSER: "vivi 0" ($D), and a producer device "Fed" ($F, its
+# output node $FP) whose producer feeds it mirror_frame's picture (its
+# pid in $PROD_PID)
+fed_start() {
+	check "$1: load vivi n_devs=2 producer=0,1 card_label=,Fed" \
+		load_vivi n_devs=2 producer=0,1 card_label=,Fed
+	D=$(vivi_node 0)
+	F=$(node_named Fed) FP=$(node_named "Fed (producer)")
+	mirror_frame "$F" /tmp/mirror.yuyv
+	vivi-produce -f YUYV -s 640x480 "$FP" /tmp/mirror.yuyv >"$OUT/$1-prod.log" 2>&1 &
+	PROD_PID=$!
+}
+
+fed_stop() {
+	kill "$PROD_PID" 2>/dev/null
+	wait "$PROD_PID" 2>/dev/null
+}
+
 stage_start "Chromium"
-# one camera, so that it is the one the browser picks
-check "chromium: load vivi" load_vivi n_devs=1
-D=$(vivi_node 0)
-# camera.html, then (one browser start for both) pan, tilt and zoom
-# through the Image Capture constraints (ptz.html); each logs its result
-# to the same log, camera.html's "RESULT WxH ...", ptz.html's "RESULT N ..."
+fed_start chromium
+# camera.html, then (one browser start for the three) pan, tilt and zoom
+# through the Image Capture constraints (ptz.html), then camera.html on
+# Fed; each logs its result to the same log, camera.html's "RESULT WxH
+# ...", ptz.html's "RESULT N ...", the last "FED RESULT WxH ..."
 t0=$(date +%s)
-chromium_start "file://$GUEST/camera.html?next=ptz.html" "$OUT/chromium.log"
+chromium_start "file://$GUEST/camera.html?label=vivi%200&next=ptz.html&fed=Fed" \
+	"$OUT/chromium.log"
 # a frame arrives a minute or more after the start under TCG
 browser_wait "$OUT/chromium.log" '(RESULT [0-9]+x|ERROR)' 600 >/dev/null
 echo "chromium: result after $(($(date +%s) - t0)) s"
 echo "chromium: captured $(v4l2-ctl -d "$D" -V -P | grep -E "Pixel Format|Width|per second" | tr -s ' \n' ' ')"
 browser_wait "$OUT/chromium.log" '(RESULT [0-9]+ |ERROR)' 600 >/dev/null
 echo "chromium: ptz result after $(($(date +%s) - t0)) s, zoom_absolute now $(v4l2-ctl -d "$D" -C zoom_absolute)"
+browser_wait "$OUT/chromium.log" '(FED RESULT|ERROR)' 600 >/dev/null
+echo "chromium: the fed camera's result after $(($(date +%s) - t0)) s"
 browser_stop
+fed_stop
 clients.py chromium "chromium: getUserMedia" "$OUT/chromium.log" 640x480 "vivi 0" 4
 clients.py ptz "chromium: pan/tilt/zoom" "$OUT/chromium.log" 4
+clients.py chromium "chromium: a producer device's camera shows the fed frames" \
+	"$OUT/chromium.log" 640x480 Fed 4 --tag FED --hflip
 # a camera keeps its zoom when the app closes: back to 1x for Firefox
 v4l2-ctl -d "$D" -c zoom_absolute=100
 stage_end
@@ -240,17 +272,24 @@ stage_start "Firefox"
 # follow from the one vivi streamed (MJPEG is read as limited range,
 # docs/device.md). 960x720, where it picks MJPEG, runs in make check-full:
 # check-configfs's Firefox part streams MJPEG at 1366x768.
+# Then, in the same browser start, the fed camera (fed_start).
+fed_start firefox
 for size in $(full_or 640x480 "640x480 960x720"); do
 	L=$OUT/firefox-$size.log
 	t0=$(date +%s)
-	firefox_start "file://$GUEST/camera.html?w=${size%x*}&h=${size#*x}" "$L"
-	line=$(browser_wait "$L" '(RESULT|ERROR)' 600)
+	firefox_start "file://$GUEST/camera.html?w=${size%x*}&h=${size#*x}&label=vivi%200&fed=Fed" "$L"
+	browser_wait "$L" '(RESULT|ERROR)' 600 >/dev/null
 	fmt=$(sed -n 's/^format: \([^ ]*\).*/\1/p' /sys/kernel/debug/vivi/"${D#/dev/}"/stats)
+	browser_wait "$L" '(FED RESULT|ERROR)' 600 >/dev/null
+	ffmt=$(sed -n 's/^format: \([^ ]*\).*/\1/p' /sys/kernel/debug/vivi/"${F#/dev/}"/stats)
 	browser_stop
-	echo "firefox: $size: result after $(($(date +%s) - t0)) s, vivi streamed $fmt"
+	echo "firefox: $size: results after $(($(date +%s) - t0)) s, vivi streamed $fmt, Fed $ffmt"
 	clients.py chromium "firefox: getUserMedia $size ($fmt)" "$L" "$size" "vivi 0" 4 \
 		$([ "$fmt" = MJPG ] && echo --limited)
+	clients.py chromium "firefox: a producer device's camera shows the fed frames $size ($ffmt)" \
+		"$L" "$size" Fed 4 --tag FED --hflip $([ "$ffmt" = MJPG ] && echo --limited)
 done
+fed_stop
 stage_end
 
 stage_start "PipeWire"
@@ -258,8 +297,13 @@ stage_start "PipeWire"
 # session bus, pipewire and wireplumber (its Bluetooth part off: it wants
 # logind), udev's properties for the node (v4l_id; the guest runs in a
 # chroot, which systemd's tools ignore only when told)
-check "pipewire: load vivi with card_label=PipeCam" load_vivi n_devs=1 card_label=PipeCam
+# and a producer device beside it, "Fed", whose capture node PipeWire must
+# list before a producer streams, and which then shows the fed frames
+check "pipewire: load vivi with card_label=PipeCam,Fed producer=0,1" \
+	load_vivi n_devs=2 card_label=PipeCam,Fed producer=0,1
 D=$(vivi_node 0)
+F=$(node_named Fed) FP=$(node_named "Fed (producer)")
+mirror_frame "$F" /tmp/pw-mirror.yuyv
 export SYSTEMD_IGNORE_CHROOT=1 XDG_RUNTIME_DIR=/tmp/xdg XDG_CONFIG_HOME=/tmp/pwconf
 mkdir -p -m 0700 "$XDG_RUNTIME_DIR"
 mkdir -p "$XDG_CONFIG_HOME/wireplumber/bluetooth.lua.d"
@@ -275,15 +319,20 @@ pw_pid=$!
 sleep 2
 wireplumber >"$OUT/wireplumber.log" 2>&1 &
 wp_pid=$!
-node=
-for _ in $(seq 60); do
-	node=$(pw-dump 2>/dev/null | python3 -c '
+# pw_source DEV: "ID ROLE NICK | DESCRIPTION" of the Video/Source node of
+# DEV, if PipeWire has one
+pw_source() {
+	pw-dump 2>/dev/null | python3 -c '
 import json, sys
 for o in json.load(sys.stdin):
     p = (o.get("info") or {}).get("props") or {}
     if p.get("media.class") == "Video/Source" and p.get("api.v4l2.path") == sys.argv[1]:
         print(o["id"], p.get("media.role"), p.get("node.nick"), "|", p.get("node.description"))
-' "$D")
+' "$1"
+}
+node=
+for _ in $(seq 60); do
+	node=$(pw_source "$D")
 	[ -n "$node" ] && break
 	sleep 1
 done
@@ -301,6 +350,35 @@ if [ -n "$id" ] && err=$(timeout 300 gst-launch-1.0 -q pipewiresrc path="$id" nu
 	clients.py frames "pipewire: pipewiresrc, vivi streaming $fmt|RGB3|640x480|30|/tmp/pw.rgb|4"
 else
 	fail "pipewire: pipewiresrc 30 frames" "${err:-no node}"
+fi
+fed=$(pw_source "$F")
+if [ "$(cut -d' ' -f2-3 <<<"$fed")" = "Camera Fed" ] && [ -z "$(pw_source "$FP")" ]; then
+	pass "pipewire: with no producer streaming, the producer device's capture node $F is a Camera node too (${fed%% *}), its output node none"
+else
+	fail "pipewire: the producer device's capture node listed, its output node not" \
+		"capture: '${fed}', output: '$(pw_source "$FP")'"
+fi
+vivi-produce -f YUYV -s 640x480 "$FP" /tmp/pw-mirror.yuyv >/tmp/pw-prod.log 2>&1 &
+prod=$!
+for _ in $(seq 100); do
+	grep -q '^streaming' /tmp/pw-prod.log && break
+	sleep 0.2
+done
+rm -f /tmp/pw-fed.rgb
+if [ -n "$fed" ] && err=$(timeout 300 gst-launch-1.0 -q pipewiresrc path="${fed%% *}" num-buffers=30 ! \
+	video/x-raw,width=640,height=480 ! videoconvert ! video/x-raw,format=RGB ! \
+	filesink location=/tmp/pw-fed.rgb 2>&1); then
+	bars.py "pipewire: pipewiresrc on the producer device: 30 frames, each the fed picture (the bars mirrored)" \
+		/tmp/pw-fed.rgb --raw 640x480 --frames 30 --hflip --tol 4
+else
+	fail "pipewire: pipewiresrc on the producer device" "${err:-no node}"
+fi
+kill "$prod" 2>/dev/null
+wait "$prod" 2>/dev/null
+if [ "$(pw_source "$F")" = "$fed" ]; then
+	pass "pipewire: the producer gone, the capture node stays listed"
+else
+	fail "pipewire: the producer gone, the capture node stays listed" "'$(pw_source "$F")'"
 fi
 kill "$wp_pid" "$pw_pid" "$dbus_pid" 2>/dev/null
 wait "$wp_pid" "$pw_pid" 2>/dev/null

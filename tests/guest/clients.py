@@ -21,6 +21,7 @@
       sets WxH, reads COUNT frames; each must be WxH BGR, and the first and
       last frame show the bars (OpenCV hands out BGR).
   clients.py chromium NAME LOG WxH LABEL TOL [--limited] [--any-track-size]
+                     [--hflip] [--tag T]
       The console lines camera.html logged (in Chromium's or Firefox's
       log): the track's size and label, and the bar colors sampled from a
       frame drawn on a canvas. --any-track-size: only the canvas frame must
@@ -30,7 +31,9 @@
       browser takes MJPEG's full-range JFIF for limited range, as the UVC
       spec suggests (Chromium and Firefox do, crbug.com/1116922): the expected
       colors are the bars' full-range Y'CbCr read as limited range (white
-      191 shows as 204, blue 191 as 199).
+      191 shows as 204, blue 191 as 199). --hflip: the bars mirrored, as a
+      producer feeds them (check-clients.sh), which the pattern is not.
+      --tag T: the lines of the page opened with &tag=T.
 Each check prints one PASS:/FAIL: line.
 """
 import argparse
@@ -256,9 +259,10 @@ def console(name, path, *lines):
 
 def cmd_chromium(a):
     w, h = size_of(a.size)
+    tag = f"{a.tag} " if a.tag else ""
     found = console(f"{a.name}: getUserMedia", a.log,
-                    r'TRACK (\d+)x(\d+) (\S+) ([^"]*)',
-                    r'RESULT (\d+)x(\d+) ([0-9, ]*)')
+                    tag + r'TRACK (\d+)x(\d+) (\S+) ([^"]*)',
+                    tag + r'RESULT (\d+)x(\d+) ([0-9, ]*)')
     if not found:
         return 1
     track, res = found
@@ -283,7 +287,7 @@ def cmd_chromium(a):
     if len(samples) != 24:
         errors.append(f"{len(samples)} samples, want 24")
     for i, got in enumerate(samples):
-        color = bars.ORDER[i % 8]
+        color = bars.ORDER[7 - i % 8 if a.hflip else i % 8]
         want = tuple(bars.LEVEL["bars75"] * m for m in bars.MASK[color])
         if a.limited:
             want = as_limited(want)
@@ -349,6 +353,8 @@ def main():
     c.add_argument("tol", type=int)
     c.add_argument("--limited", action="store_true")
     c.add_argument("--any-track-size", action="store_true")
+    c.add_argument("--hflip", action="store_true")
+    c.add_argument("--tag", default="")
     z = sub.add_parser("ptz")
     z.add_argument("name")
     z.add_argument("log")
