@@ -63,11 +63,22 @@ if [ "${VIVI_BENCH_ONLY:-}" != vivid ]; then
 fi
 export VIVI_LOOPBACK_KO VIVI_LOOPBACK_SKIP VIVI_LOOPBACK_VERSION
 
-# host_state WHEN: the host's load and the other VMs running (TCG vCPUs
-# compete with them for the host's cores), for the report
+# host_state WHEN: the host's load, the other VMs running (TCG vCPUs
+# compete with them for the host's cores), the host's busy and all ticks
+# (/proc/stat) and the CPU seconds of this script's children so far (the
+# VM's qemu among them), for the report
 host_state() {
+	local u s
 	echo "host_load_$1=$(cut -d' ' -f1-3 /proc/loadavg)"
 	echo "host_vms_$1=$(pgrep -c qemu-system || true)"
+	awk '$1 == "cpu" { t = 0; for (i = 2; i <= 9; i++) t += $i
+		print "host_busy_ticks_'"$1"'=" t - $5 - $6; print "host_ticks_'"$1"'=" t }' /proc/stat
+	# times, in this shell (a subshell's children are its own)
+	times >"$out/times.txt"
+	{ read -r _ && read -r u s; } <"$out/times.txt"
+	echo "children_cpu_s_$1=$(awk -v u="$u" -v s="$s" 'function sec(x, m) {
+		split(x, m, "m"); return m[1] * 60 + m[2] } BEGIN { print sec(u) + sec(s) }')"
+	echo "host_hz=$(getconf CLK_TCK)"
 }
 host_state start >"$out/host.txt"
 

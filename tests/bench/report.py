@@ -323,7 +323,18 @@ def producer_section(res, wall):
         t[-1] += (f" Host: load average {host.get('host_load_start', '?')} before the VM, "
                   f"{host.get('host_load_end', '?')} after it; other VMs running: "
                   f"{host.get('host_vms_start', '?')} before, {host.get('host_vms_end', '?')} "
-                  "after (their vCPUs take the host's cores from this one's).")
+                  "after.")
+        def delta(key):
+            a, b = num(host, f"{key}_end"), num(host, f"{key}_start")
+            return None if a is None or b is None else a - b
+        busy, ticks, kids = delta("host_busy_ticks"), delta("host_ticks"), delta("children_cpu_s")
+        hz = num(host, "host_hz")
+        if None not in (busy, ticks, kids, hz) and ticks > 0:
+            vm = kids * hz / ticks * 100
+            other = max(busy - kids * hz, 0) / ticks * 100
+            t[-1] += (f" While the VM ran, it (qemu) used {vm:.0f}% of the host's CPU time "
+                      f"and everything else on the host {other:.0f}%: the VM's vCPUs "
+                      "compete with that for the host's cores.")
     t.append("")
     if not runs["loopback"]:
         t += [f"*v4l2loopback skipped: {env.get('loopback_skip') or 'no results'}.*", ""]
