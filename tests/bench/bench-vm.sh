@@ -37,13 +37,14 @@ loopback_build() {
 	VIVI_LOOPBACK_KO='' VIVI_LOOPBACK_SKIP='' VIVI_LOOPBACK_VERSION=''
 	rm -rf "$dir"
 	mkdir -p "$dir/deb"
-	deb=$(compgen -G "$BUILD/debs/v4l2loopback-dkms_*.deb" | sort -V | tail -n 1)
+	# (compgen fails when nothing matches: || true, for set -e)
+	deb=$(compgen -G "$BUILD/debs/v4l2loopback-dkms_*.deb" | sort -V | tail -n 1) || true
 	if [ -n "$deb" ] && dpkg-deb -x "$deb" "$dir/deb"; then
-		src=$(compgen -G "$dir/deb/usr/src/v4l2loopback-*" | sort -V | tail -n 1)
+		src=$(compgen -G "$dir/deb/usr/src/v4l2loopback-*" | sort -V | tail -n 1) || true
 		VIVI_LOOPBACK_VERSION="Debian's v4l2loopback-dkms $(dpkg-deb -f "$deb" Version)"
 	else
-		src=$(compgen -G "/usr/src/v4l2loopback-*" | sort -V | tail -n 1)
-		VIVI_LOOPBACK_VERSION="${src##*/} (installed source)"
+		src=$(compgen -G "/usr/src/v4l2loopback-*" | sort -V | tail -n 1) || true
+		VIVI_LOOPBACK_VERSION="${src:+${src##*/} (installed source)}"
 	fi
 	if [ -z "$src" ]; then
 		VIVI_LOOPBACK_SKIP="no v4l2loopback-dkms source (tests/deps.sh bench fetches it)"
@@ -51,8 +52,9 @@ loopback_build() {
 	fi
 	cp "$src"/*.c "$src"/*.h "$src/Makefile" "$dir/"
 	if ! make -C "$KDIR" M="$dir" modules >"$dir/build.log" 2>&1; then
-		VIVI_LOOPBACK_SKIP="${src##*/} does not build against $KVER: $(grep -m 1 -E 'error' \
-			"$dir/build.log" | sed "s|$dir/||")"
+		# its first error, else the log's last line
+		VIVI_LOOPBACK_SKIP="${src##*/} does not build against $KVER: $({ grep -m 1 error \
+			"$dir/build.log" || tail -n 1 "$dir/build.log"; } | sed "s|$dir/||")"
 		return
 	fi
 	VIVI_LOOPBACK_KO=$dir/v4l2loopback.ko
