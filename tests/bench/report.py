@@ -316,8 +316,9 @@ def producer_section(res, wall):
              f"run {env.get('date', '?')}, `make bench-vm` took {wall} s; "
              f"{env.get('fps', '?')} fps YUYV {env.get('size', '?')}, "
              f"{repeat} round(s) of the three runs, {env.get('frames', '?')} consumer "
-             f"frames each, pooled; the peer: {ver}, built for this kernel, "
-             f"loaded with `{env.get('loopback_args', '')}`.")
+             f"frames each, pooled; the peer: {ver}, " +
+             (f"built for this kernel, loaded with `{env.get('loopback_args', '')}`."
+              if runs["loopback"] else "skipped (below)."))
     host = kv(f"{res}/host.txt")
     if host:
         t[-1] += (f" Host: load average {host.get('host_load_start', '?')} before the VM, "
