@@ -9,7 +9,7 @@
 # Each run: vivi-produce feeds YUYV 1280x720 at 30 fps from a file of
 # distinct frames until stopped (-P: each frame's QBUF time); a consumer
 # (vivi-produce -c -M, YUYV 1280x720) dequeues VIVI_BENCH_PRODUCER_FRAMES
-# frames, naming the fed frame each one is (-C: its CPU window, and the
+# frames, naming the fed frame each one is (-U: its CPU window, and the
 # whole guest's /proc/stat ticks, from its first DQBUF to its last).
 #
 # Knobs: VIVI_BENCH_PRODUCER_FRAMES (300), VIVI_BENCH_PRODUCER_REPEAT (3:
@@ -39,7 +39,7 @@ log() { echo "bench: [$(($(date +%s) - T0)) s] producer: $*"; }
 # run NAME PROD CAP: one producer and one consumer, logs in $P/NAME-*.log
 run() {
 	local name=$1 prod=$2 cap=$3 ppid cpid sleeper who
-	vivi-produce -P -C -f YUYV -s "$SIZE" -r "$FPS" "$prod" "$T/frames.yuyv" \
+	vivi-produce -P -U -f YUYV -s "$SIZE" -r "$FPS" "$prod" "$T/frames.yuyv" \
 		>"$P/$name-producer.log" 2>&1 &
 	ppid=$!
 	# with exclusive_caps=1 v4l2loopback offers capture only once its
@@ -49,7 +49,7 @@ run() {
 		kill -0 "$ppid" 2>/dev/null || break
 		sleep 0.1
 	done
-	vivi-produce -C -c -f YUYV -s "$SIZE" -r "$FPS" -n "$FRAMES" \
+	vivi-produce -U -c -f YUYV -s "$SIZE" -r "$FPS" -n "$FRAMES" \
 		-M "$T/frames.yuyv" "$cap" >"$P/$name-consumer.log" 2>&1 &
 	cpid=$!
 	# no polling while it runs: the whole guest's CPU is measured

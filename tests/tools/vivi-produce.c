@@ -26,7 +26,7 @@
  *               index in FILE, S.U the timestamp QBUF gave it
  *               (CLOCK_MONOTONIC, as every frame queued gets, write()
  *               aside), K how many were queued before it
- *   -C          at the end, the CPU line (below) from the first QBUF on
+ *   -U          at the end, the CPU line (below) from the first QBUF on
  *               (not with -m write)
  * FILE holds whole frames of sizeimage bytes (as S_FMT gives it), looped;
  * with -f MJPG, JPEGs one after the other, each frame ending where an EOI
@@ -50,7 +50,7 @@
  *   -M FILE     without -F: each frame is compared with FILE's frames
  *               (with -f MJPG, JPEGs split as a producer's FILE is)
  *   -O FILE     without -F: every frame's payload appended to FILE
- *   -C          without -F: at the end, the CPU line (below) from the
+ *   -U          without -F: at the end, the CPU line (below) from the
  *               first DQBUF on
  *   One line per frame: "seq=S status=0xS match=I flags=0xF ts=S.U
  *   dq=S.U" (I: the index of the equal frame of -M's FILE, -1 if none;
@@ -59,7 +59,7 @@
  *   missing=M backwards=B"; a failing DQBUF prints "dqbuf: ERROR" and
  *   ends with status 2.
  *
- * The CPU line (-C), for make bench-vm: "cpu frames=F user_us=U sys_us=S
+ * The CPU line (-U), for make bench-vm: "cpu frames=F user_us=U sys_us=S
  * busy_ticks=B total_ticks=T hz=H": F frames queued or dequeued after the
  * first one, U and S this process's CPU time meanwhile (getrusage), B and
  * T the whole system's non-idle and all ticks meanwhile (/proc/stat's cpu
@@ -795,7 +795,7 @@ int main(int argc, char **argv)
 			  .w = 640, .h = 480, .fps = 30, .nbufs = 4 };
 	int opt, capture = 0, test = 0, status = 0;
 
-	while ((opt = getopt(argc, argv, "m:f:s:l:r:n:b:e:PCcF:o:M:O:tS")) != -1) {
+	while ((opt = getopt(argc, argv, "m:f:s:l:r:n:b:e:PUcF:o:M:O:tS")) != -1) {
 		switch (opt) {
 		case 'm':
 			if (!strcmp(optarg, "mmap"))
@@ -838,7 +838,7 @@ int main(int argc, char **argv)
 		case 'P':
 			o.print_ts = 1;
 			break;
-		case 'C':
+		case 'U':
 			o.print_cpu = 1;
 			break;
 		case 'c':
