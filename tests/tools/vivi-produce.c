@@ -138,7 +138,7 @@ static void cpu_mark(struct cpu_mark *m)
 	m->busy = m->total - v[3] - v[4];
 }
 
-/* -C's line: the CPU spent from @a to now, over @frames frames */
+/* -U's line: the CPU spent from @a to now, over @frames frames */
 static void print_cpu(const struct cpu_mark *a, unsigned int frames)
 {
 	struct cpu_mark b;
