@@ -8,7 +8,7 @@
 # SET: run (make run: build vivi.ko, boot the VM, capture, check the bars),
 # deb (make deb: build the vivi-dkms package and lint it), bench (make
 # bench: v4l2-tpg's source, libjpeg-turbo and libswscale to compare with,
-# a photograph to encode)
+# a photograph to encode, and v4l2loopback-dkms, fetched, for make bench-vm)
 # or check (make check: run's and everything the whole suite adds, and
 # bench's; the default). check also installs the second kernel
 # (install_kernel2).
@@ -33,6 +33,13 @@ deb_pkgs=(build-essential debhelper dh-dkms lintian)
 bench_pkgs=(build-essential pkg-config linux-source libturbojpeg0-dev
 	libswscale-dev python3-pil)
 photo_pkgs=(python3-skimage)
+# make bench-vm's peer of the producer node: Debian's v4l2loopback-dkms,
+# fetched into $BUILD/debs (apt-get download) and not installed:
+# installing it builds it with DKMS for every kernel with headers, and its
+# postinst fails where it does not build (0.12.7 against 6.12), leaving
+# dpkg half-configured. tests/bench/bench-vm.sh builds it for the VM's
+# kernel into $BUILD, or says why not and skips it.
+fetch_pkgs=(v4l2loopback-dkms)
 # make check adds: sparse (strict build), the clients (GStreamer, OpenCV,
 # Chromium, Firefox, PipeWire, the camera portal for
 # tests/guest/firefox-portrait.sh), DKMS, checkpatch (linux-source), the
@@ -52,13 +59,13 @@ check_pkgs=(
 K2_SERIES=6.12
 cd "$(dirname "$0")/.."
 [ $# -gt 0 ] || set -- check
-pkgs=() kernel2=0
+pkgs=() kernel2=0 fetch=0
 for set in "$@"; do
 	case "$set" in
 	run) pkgs+=("${run_pkgs[@]}") ;;
 	deb) pkgs+=("${deb_pkgs[@]}") ;;
-	bench) pkgs+=("${bench_pkgs[@]}" "${photo_pkgs[@]}") ;;
-	check) pkgs+=("${check_pkgs[@]}") kernel2=1 ;;
+	bench) pkgs+=("${bench_pkgs[@]}" "${photo_pkgs[@]}") fetch=1 ;;
+	check) pkgs+=("${check_pkgs[@]}") kernel2=1 fetch=1 ;;
 	*) echo "deps: no package set '$set' (run, deb, bench, check)" >&2; exit 2 ;;
 	esac
 done
@@ -148,3 +155,17 @@ install_kernel2() {
 	tests/kver.sh "$K2_SERIES" >/dev/null
 }
 [ "$kernel2" = 0 ] || install_kernel2
+
+# fetch_missing PKG...: each PKG's .deb into $BUILD/debs unless one is
+# there; a failure only warns (the bench skips what it lacks)
+fetch_missing() {
+	local dir=${BUILD:-$PWD/build}/debs p
+	mkdir -p "$dir"
+	for p in "$@"; do
+		compgen -G "$dir/${p}_*.deb" >/dev/null && continue
+		echo "deps: fetching $p into $dir"
+		(cd "$dir" && apt-get -q -o APT::Sandbox::User=root download "$p" \
+			>/dev/null 2>&1) || echo "deps: could not fetch $p" >&2
+	done
+}
+[ "$fetch" = 0 ] || fetch_missing "${fetch_pkgs[@]}"

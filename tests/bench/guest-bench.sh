@@ -16,6 +16,11 @@
 #                       threads by symbol, as % of all samples):
 #                       FOURCC:WxH:FPS:FRAMES ..., or 1
 #                       for YUYV at 640x360@30 and 1920x1080@5; default off
+#   VIVI_BENCH_ONLY     producer: only vivi's producer node against
+#                       v4l2loopback (tests/bench/guest-producer.sh, a few
+#                       minutes); vivid: only vivi against vivid; default
+#                       both
+#   VIVI_BENCH_PRODUCER_*  see tests/bench/guest-producer.sh
 set -u
 # shellcheck source=tests/guest/lib.sh
 . "$(dirname "$0")/../guest/lib.sh"
@@ -27,6 +32,11 @@ SCALE_SECS=${VIVI_BENCH_SCALE_SECS:-10}
 SCALE_MAX=${VIVI_BENCH_SCALE_MAX:-16}
 SCALE_TRIES=${VIVI_BENCH_SCALE_TRIES:-2}
 PROFILE=${VIVI_BENCH_PROFILE:-0}
+ONLY=${VIVI_BENCH_ONLY:-}
+case "$ONLY" in
+"" | producer | vivid) ;;
+*) echo "bench: VIVI_BENCH_ONLY is producer, vivid or empty, not '$ONLY'"; exit 2 ;;
+esac
 [ "$PROFILE" = 1 ] && PROFILE="YUYV:640x360:30:150 YUYV:1920x1080:5:30"
 # load_drivers() adds node_types=1 for every instance
 VIVID_ARGS="no_error_inj=1"
@@ -124,7 +134,14 @@ run() {
 	echo "hz=$(getconf CLK_TCK)"
 	echo "date=$(date -u +%Y-%m-%dT%H:%MZ)"
 	echo "vivid_args=node_types=1 (each instance) $VIVID_ARGS"
+	echo "sections=${ONLY:-vivid producer}"
 } >"$R/env.txt"
+
+if [ "$ONLY" = producer ]; then
+	"$(dirname "$0")/guest-producer.sh"
+	log "done"
+	exit 0
+fi
 
 core_modules
 log "single device: vivi n_devs=1, vivid n_devs=1 node_types=1 $VIVID_ARGS"
@@ -244,4 +261,5 @@ for drv in vivi vivid; do
 done
 rmmod vivid
 unload_vivi
+[ "$ONLY" = vivid ] || "$(dirname "$0")/guest-producer.sh"
 log "done"

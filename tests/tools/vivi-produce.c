@@ -27,9 +27,12 @@
  *               long as its stream (consumers see the idle picture), as N
  *               producers one after the other would be but without their
  *               process starts
- *   -P          print "frame=I ts=S.U" for each frame queued: I its index
- *               in FILE, S.U the timestamp QBUF gave it (CLOCK_MONOTONIC,
- *               as every frame queued gets, write() aside)
+ *   -P          print "frame=I ts=S.U n=K" for each frame queued: I its
+ *               index in FILE, S.U the timestamp QBUF gave it
+ *               (CLOCK_MONOTONIC, as every frame queued gets, write()
+ *               aside), K how many were queued before it
+ *   -U          at the end, the CPU line (below) from the first QBUF on
+ *               (not with -m write)
  * FILE holds whole frames of sizeimage bytes (as S_FMT gives it), looped;
  * with -f MJPG, JPEGs one after the other, each frame ending where an EOI
  * (ff d9) is followed by an SOI (ff d8) or the end of FILE, queued with
@@ -53,6 +56,8 @@
  *   -M FILE     without -F: each frame is compared with FILE's frames
  *               (with -f MJPG, JPEGs split as a producer's FILE is)
  *   -O FILE     without -F: every frame's payload appended to FILE
+ *   -U          without -F: at the end, the CPU line (below) from the
+ *               first DQBUF on
  *   One line per frame: "seq=S status=0xS match=I flags=0xF ts=S.U
  *   dq=S.U" (I: the index of the equal frame of -M's FILE, -1 if none;
  *   ts the buffer's timestamp, dq the CLOCK_MONOTONIC time DQBUF
@@ -60,12 +65,19 @@
  *   missing=M backwards=B"; a failing DQBUF prints "dqbuf: ERROR" and
  *   ends with status 2.
  *
+ * The CPU line (-U), for make bench-vm: "cpu frames=F user_us=U sys_us=S
+ * busy_ticks=B total_ticks=T hz=H": F frames queued or dequeued after the
+ * first one, U and S this process's CPU time meanwhile (getrusage), B and
+ * T the whole system's non-idle and all ticks meanwhile (/proc/stat's cpu
+ * line, all CPUs; -1 if unreadable), H ticks per second.
+ *
  * -t: S_FMT YUYV 640x480, MMAP buffers; a QBUF whose bytesused is one byte
  * short of sizeimage must fail with EINVAL, bytesused 0 (vb2: the whole
  * buffer) and sizeimage must be taken; PASS:/FAIL: lines.
  */
 #include "vivi-tool.h"
 #include <signal.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <linux/dma-buf.h>
 
@@ -98,9 +110,54 @@ struct opts {
 	uint32_t fourcc;
 	unsigned int w, h, bpl, fps, nframes, nbufs, cycles;
 	const char *export_dev, *list, *dir, *match, *out;
-	int print_ts;
+	int print_ts, print_cpu;
 	int quiet;	/* "streaming" printed already */
 };
+
+/* this process's CPU time and the whole system's ticks at one moment */
+struct cpu_mark {
+	long long user_us, sys_us, busy, total;
+};
+
+static void cpu_mark(struct cpu_mark *m)
+{
+	unsigned long long v[8] = { 0 };
+	struct rusage ru;
+	FILE *f;
+	int i, n = 0;
+
+	getrusage(RUSAGE_SELF, &ru);
+	m->user_us = ru.ru_utime.tv_sec * 1000000LL + ru.ru_utime.tv_usec;
+	m->sys_us = ru.ru_stime.tv_sec * 1000000LL + ru.ru_stime.tv_usec;
+	f = fopen("/proc/stat", "r");
+	if (f) {
+		/* user nice system idle iowait irq softirq steal (guest time
+		 * is counted in user already) */
+		n = fscanf(f, "cpu %llu %llu %llu %llu %llu %llu %llu %llu",
+			   &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7]);
+		fclose(f);
+	}
+	m->busy = m->total = -1;
+	if (n != 8)
+		return;
+	for (m->total = 0, i = 0; i < 8; i++)
+		m->total += v[i];
+	m->busy = m->total - v[3] - v[4];
+}
+
+/* -U's line: the CPU spent from @a to now, over @frames frames */
+static void print_cpu(const struct cpu_mark *a, unsigned int frames)
+{
+	struct cpu_mark b;
+	int ok;
+
+	cpu_mark(&b);
+	ok = a->busy >= 0 && b.busy >= 0;
+	printf("cpu frames=%u user_us=%lld sys_us=%lld busy_ticks=%lld total_ticks=%lld hz=%ld\n",
+	       frames, b.user_us - a->user_us, b.sys_us - a->sys_us,
+	       ok ? b.busy - a->busy : -1, ok ? b.total - a->total : -1,
+	       sysconf(_SC_CLK_TCK));
+}
 
 /* die with status 2, as every failing call does: the tests tell an
  * error the device gave from a crash or a hang */
@@ -461,6 +518,7 @@ static unsigned int produce_stream(int fd, const struct opts *o,
 	struct obuf b[MAX_BUFS];
 	unsigned int free_idx[MAX_BUFS], nfree, nbufs, n, i, k;
 	struct v4l2_format f;
+	struct cpu_mark cm;
 	struct timespec t;
 	struct timeval ts;
 	size_t size;
@@ -481,19 +539,22 @@ static unsigned int produce_stream(int fd, const struct opts *o,
 		fill(&b[k], frames + frame_at[i % n], frame_len(i % n));
 		ts = qbuf(fd, o, b, k, frame_len(i % n));
 		if (o->print_ts)
-			printf("frame=%u ts=%ld.%06ld\n", i % n,
-			       (long)ts.tv_sec, (long)ts.tv_usec);
+			printf("frame=%u ts=%ld.%06ld n=%u\n", i % n,
+			       (long)ts.tv_sec, (long)ts.tv_usec, i);
 		if (!i) {
 			if (xioctl(fd, VIDIOC_STREAMON, &type))
 				fail_call("STREAMON: %s", strerror(errno));
 			if (!o->quiet)
 				printf("streaming\n");
 			fflush(stdout);
+			cpu_mark(&cm);
 		}
 		add_ns(&t, 1000000000LL / o->fps);
 		if (sleep_until(&t))
 			break;
 	}
+	if (o->print_cpu && i)
+		print_cpu(&cm, i - 1);
 	if (xioctl(fd, VIDIOC_STREAMOFF, &type))
 		fail_call("STREAMOFF: %s", strerror(errno));
 	release_bufs(o, b, nbufs);
@@ -545,18 +606,29 @@ struct cap {
 	struct v4l2_format f;
 };
 
-static void cap_start(struct cap *c, const char *dev, const struct opts *o)
+/* format, rate and queued buffers, not streaming yet */
+static void cap_setup(struct cap *c, const char *dev, const struct opts *o)
 {
-	enum v4l2_buf_type type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
-
-	s_fmt(c->fd, type, o, &c->f);
-	s_parm(c->fd, type, o->fps);
+	s_fmt(c->fd, V4L2_BUF_TYPE_VIDEO_CAPTURE, o, &c->f);
+	s_parm(c->fd, V4L2_BUF_TYPE_VIDEO_CAPTURE, o->fps);
 	c->n = reqbufs_mmap(c->fd, dev, 4);
 	if (c->n > MAX_BUFS)
 		fail_call("REQBUFS gave %u buffers", c->n);
 	map_and_queue(c->fd, dev, c->n, c->mem, c->len);
+}
+
+static void cap_on(struct cap *c)
+{
+	enum v4l2_buf_type type = V4L2_BUF_TYPE_VIDEO_CAPTURE;
+
 	if (xioctl(c->fd, VIDIOC_STREAMON, &type))
 		fail_call("STREAMON: %s", strerror(errno));
+}
+
+static void cap_start(struct cap *c, const char *dev, const struct opts *o)
+{
+	cap_setup(c, dev, o);
+	cap_on(c);
 }
 
 static void cap_stop(struct cap *c, const char *dev)
@@ -638,6 +710,7 @@ static int capture_stream(const char *dev, struct opts *o)
 	struct frame_rec r[2] = { 0 };
 	struct seq_count sc = { 0 };
 	struct v4l2_buffer b;
+	struct cpu_mark cm;
 	unsigned int nref = 0, i, k;
 	char *ref = NULL;
 	FILE *out = NULL;
@@ -645,7 +718,8 @@ static int capture_stream(const char *dev, struct opts *o)
 	struct timespec dq;
 	long st;
 
-	cap_start(&c, dev, o);
+	cap_setup(&c, dev, o);
+	/* before STREAMON: its first frames do not wait for the loading */
 	if (o->match)
 		nref = load_frames(o->match, c.f.fmt.pix.sizeimage,
 				   c.f.fmt.pix.pixelformat == V4L2_PIX_FMT_MJPEG,
@@ -655,11 +729,14 @@ static int capture_stream(const char *dev, struct opts *o)
 		if (!out)
 			die("%s: %s", o->out, strerror(errno));
 	}
+	cap_on(&c);
 	for (i = 0; !stop && (!o->nframes || i < o->nframes); i++) {
 		err = cap_dq(&c, &b);
 		if (err)
 			break;
 		clock_gettime(CLOCK_MONOTONIC, &dq);
+		if (!i)
+			cpu_mark(&cm);
 		st = input_status(c.fd);
 		for (match = -1, k = 0; k < nref && match < 0; k++)
 			if (b.bytesused == frame_len(k) &&
@@ -682,6 +759,8 @@ static int capture_stream(const char *dev, struct opts *o)
 	}
 	if (out)
 		fclose(out);
+	if (o->print_cpu && i)
+		print_cpu(&cm, i - 1);
 	printf("frames=%u gaps=%llu missing=%llu backwards=%llu\n", i,
 	       (unsigned long long)sc.gaps, (unsigned long long)sc.missing,
 	       (unsigned long long)sc.backwards);
@@ -751,7 +830,7 @@ int main(int argc, char **argv)
 			  .w = 640, .h = 480, .fps = 30, .nbufs = 4 };
 	int opt, capture = 0, test = 0, status = 0;
 
-	while ((opt = getopt(argc, argv, "m:f:s:l:r:n:C:b:e:PcF:o:M:O:tS")) != -1) {
+	while ((opt = getopt(argc, argv, "m:f:s:l:r:n:C:b:e:PUcF:o:M:O:tS")) != -1) {
 		switch (opt) {
 		case 'm':
 			if (!strcmp(optarg, "mmap"))
@@ -796,6 +875,9 @@ int main(int argc, char **argv)
 			break;
 		case 'P':
 			o.print_ts = 1;
+			break;
+		case 'U':
+			o.print_cpu = 1;
 			break;
 		case 'c':
 			capture = 1;
