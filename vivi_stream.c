@@ -375,7 +375,12 @@ static int vivi_start_thread(struct vivi_cap *cap)
 	vivi_hrtimer_setup(&cap->frame_end, vivi_frame_end, CLOCK_MONOTONIC,
 			   HRTIMER_MODE_ABS);
 	/* the timer wakes cap->thread: set it before the thread runs */
-	t = kthread_create(vivi_thread, cap, "vivi-%u", vivi->inst);
+	/* "vivi-N" for the first capture node, "vivi-N.K" for consumer K */
+	if (cap->index)
+		t = kthread_create(vivi_thread, cap, "vivi-%u.%u", vivi->inst,
+				   cap->index + 1);
+	else
+		t = kthread_create(vivi_thread, cap, "vivi-%u", vivi->inst);
 	if (IS_ERR(t))
 		return PTR_ERR(t);
 	cap->thread = t;

@@ -196,7 +196,7 @@ else
 fi
 exec 3<&-
 check "unload: rmmod works after the last close" rmmod vivi
-if pgrep -x 'vivi-[0-9]*' >/dev/null || [ -e /sys/kernel/debug/vivi ]; then
+if pgrep -x 'vivi-[0-9.]*' >/dev/null || [ -e /sys/kernel/debug/vivi ]; then
 	fail "unload: no thread or debugfs entry left" "$(pgrep -a vivi)"
 else
 	pass "unload: no thread or debugfs entry left"

@@ -88,9 +88,9 @@ mem_check() {
 	fi
 }
 
-# no_vivi_threads: no generator thread (vivi-N) is left
+# no_vivi_threads: no generator thread (vivi-N, vivi-N.K) is left
 no_vivi_threads() {
 	local t
-	t=$(grep -lxE 'vivi-[0-9]+' /proc/[0-9]*/comm 2>/dev/null)
+	t=$(grep -lxE 'vivi-[0-9]+(\.[0-9]+)?' /proc/[0-9]*/comm 2>/dev/null)
 	[ -z "$t" ] || { echo "left: $t"; return 1; }
 }
