@@ -411,6 +411,34 @@ static inline void vivi_node_querycap(struct vivi_node *node,
 		 VIVI_DRV_NAME, node->vivi->inst);
 }
 
+/*
+ * Set capture node @cap's frame interval, snapped to one its size offers;
+ * the thread takes it at its next deadline. Under &vivi_dev.lock.
+ */
+static inline void vivi_cap_set_interval(struct vivi_cap *cap,
+					 const struct v4l2_fract *want)
+{
+	const struct v4l2_pix_format *pix = &cap->node.fmt;
+	struct v4l2_fract tpf;
+
+	tpf = vivi_fmt_snap_interval(&cap->node.vivi->modes, want,
+				     pix->width, pix->height);
+	spin_lock_irq(&cap->node.vivi->slock);
+	cap->timeperframe = tpf;
+	spin_unlock_irq(&cap->node.vivi->slock);
+}
+
+/*
+ * A node's card name: @vivi's label, cut to leave room for @tail, which
+ * says which node it is (" (producer)", " (consumer 2)")
+ */
+static inline void vivi_node_label(const struct vivi_dev *vivi,
+				   const char *tail, char *name, size_t size)
+{
+	snprintf(name, size, "%.*s%s", (int)(size - strlen(tail) - 1),
+		 vivi->cfg.card_label, tail);
+}
+
 /* True while @vivi's producer streams: its capture node shows fed frames */
 static inline bool vivi_out_streaming(struct vivi_dev *vivi)
 {

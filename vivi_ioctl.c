@@ -73,20 +73,6 @@ static int vivi_try_fmt(struct file *file, void *priv, struct v4l2_format *f)
 	return 0;
 }
 
-/* Set the node's frame interval; the thread takes it at its next deadline */
-static void vivi_set_interval(struct vivi_cap *cap,
-			      const struct v4l2_fract *want)
-{
-	const struct v4l2_pix_format *pix = &cap->node.fmt;
-	struct v4l2_fract tpf;
-
-	tpf = vivi_fmt_snap_interval(&cap->node.vivi->modes, want,
-				     pix->width, pix->height);
-	spin_lock_irq(&cap->node.vivi->slock);
-	cap->timeperframe = tpf;
-	spin_unlock_irq(&cap->node.vivi->slock);
-}
-
 static int vivi_s_fmt(struct file *file, void *priv, struct v4l2_format *f)
 {
 	struct vivi_cap *cap = vivi_file_cap(file);
@@ -99,7 +85,7 @@ static int vivi_s_fmt(struct file *file, void *priv, struct v4l2_format *f)
 	cap->node.fmt = f->fmt.pix;
 	/* a size that does not offer the current rate snaps the rate too */
 	if (!vivi_dv_input(cap))
-		vivi_set_interval(cap, &cap->timeperframe);
+		vivi_cap_set_interval(cap, &cap->timeperframe);
 	return 0;
 }
 
@@ -161,7 +147,7 @@ static int vivi_s_parm(struct file *file, void *priv,
 	 */
 	if (vivi_dv_input(cap))
 		return -ENOTTY;
-	vivi_set_interval(cap, &a->parm.capture.timeperframe);
+	vivi_cap_set_interval(cap, &a->parm.capture.timeperframe);
 	return vivi_g_parm(file, priv, a);
 }
 
@@ -219,7 +205,7 @@ static int vivi_s_input(struct file *file, void *priv, unsigned int i)
 	/* back from the HDMI input: a size and a rate the camera offers */
 	vivi_fmt_try_pix(&vivi->cfg.formats, &vivi->modes, &cap->jpeg,
 			 &cap->node.fmt);
-	vivi_set_interval(cap, &cap->timeperframe);
+	vivi_cap_set_interval(cap, &cap->timeperframe);
 	return v4l2_ctrl_s_ctrl(cap->ctrl_pattern, vivi_input_pattern[i]);
 }
 

@@ -179,22 +179,15 @@ static struct vivi_dev *vivi_alloc(struct platform_device *pdev,
 	return vivi;
 }
 
-/*
- * The card name of capture node @index: the label for the first, and for
- * the others the label cut to leave room to say which node this is
- */
+/* The card name of capture node @index: the label, then " (consumer K)" */
 static void vivi_node_name(const struct vivi_dev *vivi, unsigned int index,
 			   char *name, size_t size)
 {
-	char tail[sizeof(" (consumer 8)")];
+	char tail[sizeof(" (consumer 8)")] = "";
 
-	if (!index) {
-		strscpy(name, vivi->cfg.card_label, size);
-		return;
-	}
-	snprintf(tail, sizeof(tail), " (consumer %u)", index + 1);
-	snprintf(name, size, "%.*s%s", (int)(size - strlen(tail) - 1),
-		 vivi->cfg.card_label, tail);
+	if (index)
+		snprintf(tail, sizeof(tail), " (consumer %u)", index + 1);
+	vivi_node_label(vivi, tail, name, size);
 }
 
 /* The capture node: its queue, power-on format and video device */

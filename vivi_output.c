@@ -414,7 +414,6 @@ static void vivi_out_offer_size(struct vivi_out *out)
 	const struct vivi_fmt_list *fmts = &vivi->cfg.formats;
 	const struct v4l2_pix_format *pix = &out->node.fmt;
 	struct v4l2_pix_format *cpix;
-	struct v4l2_fract tpf;
 	struct vivi_cap *cap;
 	bool suits = true;
 	unsigned int i;
@@ -433,11 +432,7 @@ static void vivi_out_offer_size(struct vivi_out *out)
 					  cpix->height))
 			continue;
 		vivi_fmt_try_pix(fmts, &vivi->modes, &cap->jpeg, cpix);
-		tpf = vivi_fmt_snap_interval(&vivi->modes, &cap->timeperframe,
-					     cpix->width, cpix->height);
-		spin_lock_irq(&vivi->slock);
-		cap->timeperframe = tpf;
-		spin_unlock_irq(&vivi->slock);
+		vivi_cap_set_interval(cap, &cap->timeperframe);
 	}
 }
 
@@ -698,10 +693,7 @@ int vivi_out_init(struct vivi_dev *vivi)
 	if (ret)
 		return ret;
 
-	/* the label, cut to leave room to say which node this is */
-	scnprintf(vdev->name, sizeof(vdev->name), "%.*s" VIVI_OUT_SUFFIX,
-		  (int)(sizeof(vdev->name) - sizeof(VIVI_OUT_SUFFIX)),
-		  vivi->cfg.card_label);
+	vivi_node_label(vivi, VIVI_OUT_SUFFIX, vdev->name, sizeof(vdev->name));
 	vdev->fops = &vivi_out_fops;
 	vdev->ioctl_ops = &vivi_out_ioctl_ops;
 	vdev->release = video_device_release_empty;
