@@ -351,10 +351,15 @@ if [ -n "$node" ] && [ "$(cut -d' ' -f2-3 <<<"$node")" = "Camera PipeCam" ]; the
 else
 	fail "pipewire: $D as a Video/Source Camera node named PipeCam" "${node:-no node within 60 s}"
 fi
-rm -f /tmp/pw.rgb
-if [ -n "$id" ] && err=$(timeout 300 gst-launch-1.0 -q pipewiresrc path="$id" num-buffers=30 ! \
-	video/x-raw,width=640,height=480 ! videoconvert ! video/x-raw,format=RGB ! \
-	filesink location=/tmp/pw.rgb 2>&1); then
+# pw_frames ID OUT: 30 RGB24 640x480 frames of PipeWire node ID into OUT
+# (none if ID is empty); gst-launch's errors on stdout
+pw_frames() {
+	rm -f "$2"
+	[ -n "$1" ] && timeout 300 gst-launch-1.0 -q pipewiresrc path="$1" num-buffers=30 ! \
+		video/x-raw,width=640,height=480 ! videoconvert ! video/x-raw,format=RGB ! \
+		filesink location="$2" 2>&1
+}
+if err=$(pw_frames "$id" /tmp/pw.rgb); then
 	fmt=$(sed -n 's/^format: \([^ ]*\).*/\1/p' /sys/kernel/debug/vivi/"${D#/dev/}"/stats)
 	clients.py frames "pipewire: pipewiresrc, vivi streaming $fmt|RGB3|640x480|30|/tmp/pw.rgb|4"
 else
@@ -373,10 +378,7 @@ for _ in $(seq 100); do
 	grep -q '^streaming' /tmp/pw-prod.log && break
 	sleep 0.2
 done
-rm -f /tmp/pw-fed.rgb
-if [ -n "$fed" ] && err=$(timeout 300 gst-launch-1.0 -q pipewiresrc path="${fed%% *}" num-buffers=30 ! \
-	video/x-raw,width=640,height=480 ! videoconvert ! video/x-raw,format=RGB ! \
-	filesink location=/tmp/pw-fed.rgb 2>&1); then
+if err=$(pw_frames "${fed%% *}" /tmp/pw-fed.rgb); then
 	bars.py "pipewire: pipewiresrc on the producer device: 30 frames, each the fed picture (the bars mirrored)" \
 		/tmp/pw-fed.rgb --raw 640x480 --frames 30 --hflip --tol 4
 else

@@ -786,12 +786,7 @@ if [ "$got" = "$base / 1280/720" ]; then
 else
 	fail "consumers: the producer back at 640x480: the list and an idle consumer at 1366x768" "'$got'"
 fi
-bad=$(bad_dmesg | head -n 3)
-if [ -z "$bad" ]; then
-	pass "consumers: kernel log clean"
-else
-	fail "consumers: kernel log clean" "$(tr '\n' ' ' <<<"$bad")"
-fi
+check "consumers: kernel log clean" dmesg_clean
 stage_end
 
 stage_start "mjpeg"
@@ -941,12 +936,7 @@ if ! node_named "vivi 0" >/dev/null && ! node_named "vivi 0 (producer)" >/dev/nu
 else
 	fail "unplug: the three nodes are gone" "$(ls /dev/video* 2>&1 | tr '\n' ' ')"
 fi
-bad=$(bad_dmesg | head -n 3)
-if [ -z "$bad" ]; then
-	pass "unplug: kernel log clean"
-else
-	fail "unplug: kernel log clean" "$(tr '\n' ' ' <<<"$bad")"
-fi
+check "unplug: kernel log clean" dmesg_clean
 check "unplug: vivi unloads afterwards" unload_vivi
 stage_end
 
@@ -997,11 +987,6 @@ for c in c1:camera c2:producer; do
 			"$fed fed, $idle not, $changes changes, want > $cycles and >= $cycles"
 	fi
 done
-bad=$(bad_dmesg | head -n 3)
-if [ -z "$bad" ]; then
-	pass "churn: kernel log clean"
-else
-	fail "churn: kernel log clean" "$(tr '\n' ' ' <<<"$bad")"
-fi
+check "churn: kernel log clean" dmesg_clean
 check "churn: vivi unloads" unload_vivi
 stage_end

@@ -229,6 +229,14 @@ bad_dmesg() {
 		-e 'Redzone' -e 'Object padding' -e 'slab_out_of_bounds'
 }
 
+# dmesg_clean: no line bad_dmesg names in the kernel log (the first three
+# on stdout if any), for check NAME dmesg_clean
+dmesg_clean() {
+	local bad
+	bad=$(bad_dmesg | head -n 3)
+	[ -z "$bad" ] || { echo "$bad"; return 1; }
+}
+
 # clear_dmesg: dmesg -C, but a line of the log that vm.sh would fail the run
 # for is a FAIL first, so that a test clearing the log never hides an oops
 clear_dmesg() {
